@@ -1,0 +1,163 @@
+"""The engine contract shared by every game (see docs/engine.md).
+
+An engine is pure: no I/O, no clock, no unseeded randomness. The names here
+(`Option`, `Outcome`, `IllegalMove`, `Game`, `Board`) are the fixed contract that
+the server, the AI, the tests and outside checks speak to.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+
+class IllegalMove(ValueError):
+    """A move that is malformed or not legal now. `reason` is for a person."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Outcome(NamedTuple):
+    winners: tuple  # seats (1-based); empty tuple = draw
+    scores: tuple   # one number per seat
+    reason: str     # a short machine word, e.g. "towers", "stuck"
+
+    def to_dict(self) -> dict:
+        return {"winners": list(self.winners), "scores": list(self.scores), "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a new game.
+
+    kind is "int" (range = (lo, hi), inclusive), "choice" (choices = tuple of
+    accepted values), "bool", or "list" (choices = accepted items; the value is a
+    list of distinct items, e.g. Towers' alternative rules).
+    """
+
+    default: Any
+    kind: str
+    range: tuple | None = None
+    choices: tuple | None = None
+    help: str = ""
+
+    def accepted(self) -> str:
+        if self.kind == "int":
+            return f"an integer from {self.range[0]} to {self.range[1]}"
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "list":
+            return "a list of distinct items from: " + ", ".join(map(str, self.choices))
+        return "one of: " + ", ".join(map(str, self.choices))
+
+    def check(self, name: str, value: Any) -> Any:
+        """Return the value if acceptable, else raise ValueError naming the option."""
+        ok = False
+        if self.kind == "int":
+            ok = isinstance(value, int) and not isinstance(value, bool) and self.range[0] <= value <= self.range[1]
+        elif self.kind == "bool":
+            ok = isinstance(value, bool)
+        elif self.kind == "choice":
+            ok = isinstance(value, (str, int)) and not isinstance(value, bool) and value in self.choices
+        elif self.kind == "list":
+            ok = (isinstance(value, (list, tuple)) and len(set(map(str, value))) == len(value)
+                  and all(isinstance(v, str) and v in self.choices for v in value))
+            if ok:
+                value = sorted(value)
+        if not ok:
+            raise ValueError(f"option {name!r}: got {value!r}, expected {self.accepted()}")
+        return value
+
+    def to_dict(self) -> dict:
+        d = {"default": self.default, "kind": self.kind, "help": self.help}
+        if self.range is not None:
+            d["range"] = list(self.range)
+        if self.choices is not None:
+            d["choices"] = list(self.choices)
+        return d
+
+
+class Board:
+    """Base class of every game's board. Subclasses implement the contract:
+
+    turn, legal_moves(), push(move), pop(), moves, outcome(), copy(), view(),
+    plus `players` (the number of seats of this board) and `options` (the
+    normalised options it was made with).
+    """
+
+    game_name: str = ""
+    options: dict
+    players: int
+
+    @property
+    def turn(self) -> int | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    @property
+    def moves(self) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def legal_moves(self) -> list[str]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def push(self, move: str) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def pop(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def view(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def copy(self) -> "Board":
+        """An independent board with the same history (replay; engines may override)."""
+        from games import get
+        board = get(self.game_name).new(**self.options)
+        for move in self.moves:
+            board.push(move)
+        return board
+
+    def to_dict(self) -> dict:
+        return {"game": self.game_name, "options": dict(self.options), "moves": list(self.moves)}
+
+
+@dataclass
+class Game:
+    """A kind of game: its name, title, seats, options and board factory."""
+
+    name: str
+    title: str
+    seats: tuple               # (min, max) players; max None = unbounded
+    options: dict              # name -> Option
+    board_class: type
+    summary: str = ""          # a few sentences of rules for the lobby
+    notes: Any = None          # optional callable(options) -> list[str] of warnings for the new-game form
+    extra: dict = field(default_factory=dict)
+
+    def normalise(self, options: dict | None) -> dict:
+        """Validate options; fill defaults. ValueError names the option and accepted values."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.options))
+        if unknown:
+            raise ValueError(f"unknown option {unknown[0]!r}; this game takes: " + ", ".join(sorted(self.options)))
+        return {name: opt.check(name, options.get(name, opt.default)) for name, opt in self.options.items()}
+
+    def new(self, **options) -> Board:
+        return self.board_class(self.normalise(options))
+
+    def warnings(self, options: dict | None) -> list[str]:
+        opts = self.normalise(options)
+        return list(self.notes(opts)) if self.notes else []
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "seats": [self.seats[0], self.seats[1]],
+            "options": {k: o.to_dict() for k, o in self.options.items()},
+            "summary": self.summary,
+        }
