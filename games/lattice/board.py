@@ -1,0 +1,558 @@
+"""Lattice Checkers rules engine (rules/lattice.md), on the engine contract (design/engine.md).
+
+Notation (rules/lattice.md, "Notation"):
+
+* ``Aa1-Ab2``      simple move one step forward (B up, T down) to a free neighbour;
+* ``Cd2:Ad4:Ab2``  a whole capture chain: the start node, then every landing node; each captured piece is
+                   the node halfway between two consecutive points;
+* ``+Bb1``         the return of a captured ball after a promotion, played by the same side right after the
+                   promoting move and before its extra turn.
+
+Passes are automatic inside ``push``: ``turn`` always names a side that has an action, or None at the end.
+
+Cells hold 0 (empty), +1 (B ball), +2 (B star), -1 (T ball), -2 (T star). Seat 1 = B, seat 2 = T.
+"""
+from __future__ import annotations
+
+import re
+
+from games.base import Board, IllegalMove, Option, Outcome
+from games.lattice.geometry import SIZES, SIDE_NAME, B, T, lattice
+
+# The original's 8 colours (rules/lattice.md §4), name -> RGB. The rules ignore them; renderers use them.
+COLORS = {
+    "red": (1.0, 0.0, 0.0),
+    "orange": (1.0, 0.6, 0.0),
+    "yellow": (1.0, 1.0, 0.0),
+    "green": (0.0, 1.0, 0.0),
+    "cyan": (0.0, 1.0, 1.0),
+    "blue": (0.0, 0.0, 1.0),
+    "magenta": (1.0, 0.0, 1.0),
+    "white": (1.0, 1.0, 1.0),
+}
+
+SIMPLE, CAPTURE, RETURN = 0, 1, 2
+_POS_RE = re.compile(r"^B:([^;]*);T:([^;]*);benchB:(\d+);benchT:(\d+)$")
+
+
+class StartOption(Option):
+    """A free-text option: a start position as a ``<pos>`` string (rules/lattice.md §12.3), or "" for the
+    standard setup. Only imported ``.ltc`` games set it; the JSON record needs it to rebuild such a game.
+    The position itself is checked against the size when the board is made."""
+
+    def accepted(self) -> str:
+        return ('"" (the standard setup) or a position string such as '
+                '"B:Aa1,Bc4*;T:Db3;benchB:6;benchT:7"')
+
+    def check(self, name, value):
+        if not isinstance(value, str) or (value.strip() and not _POS_RE.match(value.strip())):
+            raise ValueError(f"option {name!r}: got {value!r}, expected {self.accepted()}")
+        return value.strip()
+
+
+OPTIONS = {
+    "size": Option("222", "choice", choices=SIZES,
+                   help="the lattice: half-sizes x, y, levels (222 = 4x4 nodes per 2 levels, 4 levels)"),
+    "first": Option(1, "choice", choices=(1, 2), help="the side that moves first: 1 = B (bottom), 2 = T (top)"),
+    "end_on_elimination": Option(False, "bool",
+                                 help="end the game as soon as a side has no pieces on the lattice"),
+    "color_b": Option("blue", "choice", choices=tuple(COLORS), help="colour of B (seat 1, bottom)"),
+    "color_t": Option("red", "choice", choices=tuple(COLORS), help="colour of T (seat 2, top)"),
+    "start": StartOption("", "text",
+                         help="start position of an imported .ltc game (empty = the standard setup)"),
+}
+
+
+def parse_pos(g, text: str):
+    """Parse a ``<pos>`` string for lattice ``g`` into (cells, bench). ValueError with a reason."""
+    m = _POS_RE.match(text.strip())
+    if not m:
+        raise ValueError(f"{text!r} is not a position string like 'B:Aa1,Bc4*;T:Db3;benchB:6;benchT:7'")
+    cells = [0] * g.cells
+    for sign, group in ((1, m.group(1)), (-1, m.group(2))):
+        for item in filter(None, (s.strip() for s in group.split(","))):
+            star = item.endswith("*")
+            n = g.node(item[:-1] if star else item)
+            if cells[n]:
+                raise ValueError(f"node {g.label[n]} is given twice in the position")
+            cells[n] = sign * (2 if star else 1)
+    return cells, [0, int(m.group(3)), int(m.group(4))]
+
+
+class LatticeBoard(Board):
+    game_name = "lattice"
+
+    def __init__(self, options: dict):
+        opts = {name: opt.default for name, opt in OPTIONS.items()}
+        opts.update(options or {})
+        if opts["color_b"] == opts["color_t"]:
+            raise ValueError(f"options 'color_b' and 'color_t': the two sides cannot share a colour "
+                             f"(both {opts['color_b']!r}); choose two of: " + ", ".join(COLORS))
+        g = self._g = lattice(opts["size"])
+        if opts["start"]:
+            try:
+                cells, bench = parse_pos(g, opts["start"])
+            except ValueError as exc:
+                raise ValueError(f"option 'start': {exc}") from None
+            opts["start"] = _pos_string(g, cells, bench)
+        else:
+            cells = [0] * g.cells
+            for n in g.setup[B]:
+                cells[n] = 1
+            for n in g.setup[T]:
+                cells[n] = -1
+            bench = [0, 0, 0]
+        self.options = opts
+        self.players = 2
+        self._cells = cells
+        self._bench = bench
+        self._pieces = [None, {n for n in g.nodes if cells[n] > 0}, {n for n in g.nodes if cells[n] < 0}]
+        self._eoe = bool(opts["end_on_elimination"])
+        self._moves: list[str] = []
+        self._undo: list[tuple] = []
+        # state that push saves and pop restores as one tuple (see _state / _restore)
+        self._turn = None
+        self._pending = False          # a return (+node) is due from self._turn
+        self._legal: dict = {}         # move string -> (kind, path)
+        self._sorted = None            # sorted legal move strings, computed lazily
+        self._outcome = None
+        self._extra = False            # the side to move plays an extra turn after its promotion
+        self._passed = ()              # seats that passed automatically after the last push
+        self._last = None              # (seat, kind, path, promoted) of the last push
+        self._settle(opts["first"], False)
+
+    # ------------------------------------------------------------------ contract
+
+    @property
+    def turn(self):
+        return self._turn
+
+    @property
+    def moves(self) -> list[str]:
+        return list(self._moves)
+
+    def legal_moves(self) -> list[str]:
+        if self._sorted is None:
+            self._sorted = sorted(self._legal)
+        return list(self._sorted)
+
+    def push(self, move: str) -> None:
+        act = self._legal.get(move) if isinstance(move, str) else None
+        if act is None:
+            raise IllegalMove(self._explain(move))
+        side = self._turn
+        saved = (side, self._pending, self._legal, self._sorted, self._outcome, self._extra,
+                 self._passed, self._last)
+        kind, path = act
+        cells = self._cells
+        if kind == RETURN:
+            n = path[0]
+            cells[n] = 1 if side == B else -1
+            self._pieces[side].add(n)
+            self._bench[side] -= 1
+            self._undo.append((move, saved, None))
+            self._moves.append(move)
+            self._last = (side, RETURN, path, False)
+            self._pending = False
+            self._settle(side, True)
+            return
+        # simple move or capture chain
+        start, end = path[0], path[-1]
+        v = cells[start]
+        cells[start] = 0
+        mine = self._pieces[side]
+        mine.discard(start)
+        captured = None
+        star = v == 2 or v == -2
+        far = self._g.far_level[side]
+        level = self._g.level
+        promoted = False
+        if kind == CAPTURE:
+            other = 3 - side
+            theirs = self._pieces[other]
+            captured = []
+            prev = start
+            for n in path[1:]:
+                mid = (prev + n) >> 1
+                captured.append((mid, cells[mid]))
+                cells[mid] = 0
+                theirs.discard(mid)
+                if not star and level[n] == far:
+                    star = promoted = True
+                prev = n
+            self._bench[other] += len(captured)
+        elif not star and level[end] == far:
+            star = promoted = True
+        sign = 1 if side == B else -1
+        cells[end] = sign * 2 if star else sign
+        mine.add(end)
+        self._undo.append((move, saved, (start, v, end, captured)))
+        self._moves.append(move)
+        self._last = (side, kind, path, promoted)
+        if promoted:
+            if self._bench[side] > 0 and self._free_first(side):
+                if self._eliminated():
+                    self._finish("eliminated")
+                    return
+                self._turn = side
+                self._pending = True
+                first = self._g.first_level[side]
+                lab = self._g.label
+                self._legal = {"+" + lab[n]: (RETURN, (n,)) for n in self._g.level_nodes[first] if not cells[n]}
+                self._sorted = None
+                self._extra = False
+                self._passed = ()
+                return
+            self._settle(side, True)
+        else:
+            self._settle(3 - side, False)
+
+    def pop(self) -> str:
+        if not self._undo:
+            raise IndexError("pop from a board with no moves")
+        move, saved, diff = self._undo.pop()
+        self._moves.pop()
+        side = saved[0]
+        cells = self._cells
+        if diff is None:                                   # a return
+            n = self._legal_node_of_return(move)
+            cells[n] = 0
+            self._pieces[side].discard(n)
+            self._bench[side] += 1
+        else:
+            start, v, end, captured = diff
+            mine = self._pieces[side]
+            cells[end] = 0
+            mine.discard(end)
+            cells[start] = v
+            mine.add(start)
+            if captured:
+                other = 3 - side
+                theirs = self._pieces[other]
+                for mid, cv in captured:
+                    cells[mid] = cv
+                    theirs.add(mid)
+                self._bench[other] -= len(captured)
+        (self._turn, self._pending, self._legal, self._sorted, self._outcome, self._extra,
+         self._passed, self._last) = saved
+        return move
+
+    def outcome(self):
+        return self._outcome
+
+    def copy(self) -> "LatticeBoard":
+        b = LatticeBoard.__new__(LatticeBoard)
+        b.__dict__.update(self.__dict__)
+        b.options = dict(self.options)
+        b._cells = list(self._cells)
+        b._bench = list(self._bench)
+        b._pieces = [None, set(self._pieces[1]), set(self._pieces[2])]
+        b._moves = list(self._moves)
+        b._undo = list(self._undo)        # records are never mutated
+        return b
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def pending_return(self) -> bool:
+        """True while the side to move must return a captured ball (``+node``)."""
+        return self._pending
+
+    @property
+    def extra_turn(self) -> bool:
+        """True when the side to move plays the extra turn it earned by promoting."""
+        return self._extra
+
+    @property
+    def bench(self) -> tuple[int, int]:
+        """(B's, T's) captured pieces not returned."""
+        return self._bench[1], self._bench[2]
+
+    def on_board(self) -> tuple[int, int]:
+        return len(self._pieces[1]), len(self._pieces[2])
+
+    def scores(self) -> tuple[int, int]:
+        """(B, T): each side's pieces, balls and stars, standing on its far level (§2.7)."""
+        g = self._g
+        level = g.level
+        return tuple(sum(1 for n in self._pieces[s] if level[n] == g.far_level[s]) for s in (B, T))
+
+    def pos(self) -> str:
+        """The position as a ``<pos>`` string (rules/lattice.md §12.3)."""
+        return _pos_string(self._g, self._cells, self._bench)
+
+    def piece_at(self, label: str):
+        """(seat, star) of the piece on a node, or None when it is empty."""
+        v = self._cells[self._g.node(label)]
+        return None if v == 0 else (B if v > 0 else T, abs(v) == 2)
+
+    def turn_start(self) -> bool:
+        """True at a boundary between complete turns (Decision 7): not between a move and its return."""
+        return not self._pending
+
+    # ------------------------------------------------------------------ rules
+
+    def _gen(self, side: int) -> dict:
+        """All maximal actions of `side`: capture chains if any, else forward simple moves."""
+        g = self._g
+        cells = self._cells
+        lab = g.label
+        jumps = g.jumps
+        sg = 1 if side == B else -1
+        chains = []
+        mine = self._pieces[side]
+        for p in mine:
+            for mid, land in jumps[p]:
+                if cells[mid] * sg < 0 and not cells[land]:
+                    break
+            else:
+                continue
+            v = cells[p]
+            cells[p] = 0                  # the origin is free once the piece has left (circular chains)
+            path = [p]
+
+            def dfs(cur):
+                extended = False
+                for mid, land in jumps[cur]:
+                    cv = cells[mid]
+                    if cv * sg < 0 and not cells[land]:
+                        extended = True
+                        cells[mid] = 0    # removed at once
+                        path.append(land)
+                        dfs(land)
+                        path.pop()
+                        cells[mid] = cv
+                if not extended:
+                    chains.append(tuple(path))
+
+            dfs(p)
+            cells[p] = v
+        if chains:
+            return {":".join([lab[n] for n in c]): (CAPTURE, c) for c in chains}
+        fwd = g.steps_fwd[side]
+        res = {}
+        for p in mine:
+            lp = lab[p]
+            for t in fwd[p]:
+                if not cells[t]:
+                    res[lp + "-" + lab[t]] = (SIMPLE, (p, t))
+        return res
+
+    def _free_first(self, side: int) -> bool:
+        cells = self._cells
+        return any(not cells[n] for n in self._g.level_nodes[self._g.first_level[side]])
+
+    def _eliminated(self) -> bool:
+        return self._eoe and (not self._pieces[1] or not self._pieces[2])
+
+    def _settle(self, nxt: int, extra: bool) -> None:
+        """Hand the turn to `nxt` (after an action or a return), passing automatically, or end the game."""
+        self._pending = False
+        self._sorted = None
+        if self._eliminated():
+            self._finish("eliminated")
+            return
+        acts = self._gen(nxt)
+        if acts:
+            self._turn, self._legal, self._extra, self._passed = nxt, acts, extra, ()
+            return
+        acts = self._gen(3 - nxt)
+        if acts:
+            self._turn, self._legal, self._extra, self._passed = 3 - nxt, acts, False, (nxt,)
+            return
+        self._finish("stuck")
+
+    def _finish(self, reason: str) -> None:
+        sb, st = self.scores()
+        winners = (B,) if sb > st else (T,) if st > sb else ()
+        self._outcome = Outcome(winners, (sb, st), reason)
+        self._turn = None
+        self._pending = False
+        self._legal = {}
+        self._sorted = None
+        self._extra = False
+        self._passed = ()
+
+    def _legal_node_of_return(self, move: str) -> int:
+        return self._g.index[move[1:]]
+
+    # ------------------------------------------------------------------ explanations
+
+    def _explain(self, move) -> str:
+        """Why `move` is not legal now (only called for a move that is not in the legal list)."""
+        if not isinstance(move, str):
+            return f"a move must be a string in the game's notation (e.g. 'Aa1-Ab2'), not {type(move).__name__}"
+        if self._outcome is not None:
+            return "the game is over"
+        g = self._g
+        side = self._turn
+        me, them = SIDE_NAME[side], SIDE_NAME[3 - side]
+        s = move
+        first_level = g.first_level[side] + 1
+        if s.startswith("+"):
+            if not self._pending:
+                return ("a return (+node) is only played right after your move that promoted a ball, "
+                        "while you have a captured ball and a free node on your first level")
+            n = g.index.get(s[1:])
+            if n is None:
+                return f"{s[1:]!r} is not a node of the {g.size} lattice"
+            if g.level[n] != g.first_level[side]:
+                return (f"a captured ball comes back on your own first level (level {first_level}); "
+                        f"choose one of: " + ", ".join(self.legal_moves()))
+            return f"{s[1:]} is occupied; choose one of: " + ", ".join(self.legal_moves())
+        if self._pending:
+            return ("you promoted a ball: first return a captured ball to a free node of your first level "
+                    f"(level {first_level}): " + ", ".join(self.legal_moves()))
+        if "-" in s and ":" not in s:
+            parts, capture = s.split("-"), False
+        elif ":" in s and "-" not in s:
+            parts, capture = s.split(":"), True
+        else:
+            parts, capture = None, False
+        if not parts or len(parts) < 2 or (not capture and len(parts) != 2) or not all(parts):
+            return (f"{s!r} is not a move: write a simple move as 'Aa1-Ab2', a capture chain as "
+                    f"'Cd2:Ad4:Ab2' (start, then every landing node), a return as '+Bb1'")
+        for p in parts:
+            if p not in g.index:
+                if re.fullmatch(r"[A-F][a-f][1-6]", p):
+                    return f"{p} is not a node of the {g.size} lattice"
+                return f"{p!r} is not a node label (x letter A-F, y letter a-f, level 1-6, e.g. 'Bc2')"
+        nodes = [g.index[p] for p in parts]
+        cells = self._cells
+        start = nodes[0]
+        v = cells[start]
+        if v == 0:
+            return f"there is no piece on {parts[0]}"
+        if (v > 0) != (side == B):
+            return f"{parts[0]} holds a piece of {them}; it is {me}'s turn"
+        captures = [m for m in self._legal if ":" in m]
+        up = "up" if side == B else "down"
+        if not capture:
+            a, b = nodes
+            if captures:
+                return "a capture is mandatory: play one of " + ", ".join(sorted(captures))
+            if b not in g.neighbours[a]:
+                return (f"{parts[1]} is not next to {parts[0]}: a piece steps one level {up} and one node "
+                        f"along x or y")
+            if b not in g.steps_fwd[side][a]:
+                return (f"pieces (balls and stars alike) move only forward, one level {up}; they go "
+                        f"backward only by capturing")
+            if cells[b]:
+                return f"{parts[1]} is occupied"
+            return f"{s} is not legal now"
+        # a capture chain: walk it on a scratch copy of the board
+        work = list(cells)
+        work[start] = 0
+        sg = 1 if side == B else -1
+        for k in range(1, len(nodes)):
+            a, b = nodes[k - 1], nodes[k]
+            mid = (a + b) // 2
+            if (mid, b) not in g.jumps[a]:
+                return (f"{parts[k - 1]}:{parts[k]} is not a capture hop: a piece jumps over the neighbouring "
+                        f"node along one of the 8 diagonals onto the node right behind it")
+            if work[mid] * sg >= 0:
+                return (f"{parts[k - 1]}:{parts[k]}: there is no piece of {them} to capture on {g.label[mid]}"
+                        + (" (it was already captured in this chain)" if cells[mid] * sg < 0 else ""))
+            if work[b]:
+                return f"{parts[k - 1]}:{parts[k]}: the landing node {parts[k]} is occupied"
+            work[mid] = 0
+        longer = sorted(m for m in captures if m.startswith(s + ":"))
+        if longer:
+            return ("a capture chain must be complete: the piece can capture again from "
+                    f"{parts[-1]}; play e.g. " + ", ".join(longer[:4]))
+        return f"{s} is not legal now"
+
+    # ------------------------------------------------------------------ view
+
+    def view(self) -> dict:
+        g = self._g
+        lab = g.label
+        cells = self._cells
+        nodes = []
+        for n in g.nodes:
+            j, i, l = g.coords[n]
+            v = cells[n]
+            nodes.append({"id": lab[n], "x": j, "y": i, "z": l, "level": l + 1,
+                          "seat": None if v == 0 else (B if v > 0 else T), "star": abs(v) == 2})
+        chars = {0: ".", 1: "b", 2: "B", -1: "t", -2: "T"}
+        levels = []
+        for l in range(g.L):
+            rows = []
+            for i in range(g.H):
+                rows.append("".join(chars[cells[g.idx(j, i, l)]] if (i + j + l) % 2 == 0 else " "
+                                    for j in range(g.W)))
+            levels.append({"level": l + 1, "rows": rows})
+        legal: dict = {}
+        returns = []
+        if self._pending:
+            returns = [m[1:] for m in self.legal_moves()]
+        else:
+            for m in self.legal_moves():
+                kind, path = self._legal[m]
+                labels = [lab[n] for n in path]
+                entry = {"move": m, "path": labels,
+                         "captures": [lab[(a + b) // 2] for a, b in zip(path, path[1:])] if kind == CAPTURE
+                         else [],
+                         "promotes": self._promotes(self._turn, path)}
+                legal.setdefault(labels[0], []).append(entry)
+        last = None
+        if self._last is not None:
+            seat, kind, path, promoted = self._last
+            last = {"move": self._moves[-1], "seat": seat,
+                    "kind": ("move", "capture", "return")[kind],
+                    "path": [lab[n] for n in path],
+                    "captures": [lab[(a + b) // 2] for a, b in zip(path, path[1:])] if kind == CAPTURE else [],
+                    "promoted": promoted}
+        out = self._outcome
+        return {
+            "game": "lattice",
+            "size": g.size,
+            "dims": list(g.dims),
+            "grid": [g.W, g.H, g.L],
+            "levels_count": g.L,
+            "axes": {"x": [chr(65 + j) for j in range(g.W)], "y": [chr(97 + i) for i in range(g.H)],
+                     "level": [str(l + 1) for l in range(g.L)]},
+            "colors": {"1": {"name": self.options["color_b"], "rgb": list(COLORS[self.options["color_b"]])},
+                       "2": {"name": self.options["color_t"], "rgb": list(COLORS[self.options["color_t"]])}},
+            "sides": {"1": {"name": "B", "first_level": g.first_level[B] + 1, "far_level": g.far_level[B] + 1,
+                            "forward": +1},
+                      "2": {"name": "T", "first_level": g.first_level[T] + 1, "far_level": g.far_level[T] + 1,
+                            "forward": -1}},
+            "nodes": nodes,
+            "bonds": [[lab[a], lab[b]] for a, b in g.bonds],
+            "levels": levels,
+            "turn": self._turn,
+            "pending": None if out is not None else ("return" if self._pending else "move"),
+            "extra_turn": self._extra,
+            "passed": list(self._passed),
+            "legal": legal,
+            "returns": returns,
+            "must_capture": any(":" in m for m in self._legal),
+            "bench": [self._bench[1], self._bench[2]],
+            "on_board": [len(self._pieces[1]), len(self._pieces[2])],
+            "score": list(self.scores()),
+            "last": last,
+            "pos": self.pos(),
+            "move_count": len(self._moves),
+            "over": out is not None,
+            "outcome": out.to_dict() if out is not None else None,
+        }
+
+    def _promotes(self, side, path) -> bool:
+        v = self._cells[path[0]]
+        if v == 2 or v == -2:
+            return False
+        far = self._g.far_level[side]
+        return any(self._g.level[n] == far for n in path[1:])
+
+    def __repr__(self) -> str:
+        return f"<LatticeBoard {self.options['size']} turn={self._turn} {self.pos()}>"
+
+
+def _pos_string(g, cells, bench) -> str:
+    lab = g.label
+    parts = []
+    for sign in (1, -1):
+        parts.append(",".join(lab[n] + ("*" if cells[n] * sign == 2 else "")
+                              for n in g.nodes_by_label if cells[n] * sign > 0))
+    return f"B:{parts[0]};T:{parts[1]};benchB:{bench[1]};benchT:{bench[2]}"
