@@ -41,6 +41,7 @@ class Option:
     range: tuple | None = None
     choices: tuple | None = None
     help: str = ""
+    form: tuple | None = None  # the (lo, hi) the new-game form offers, when narrower than the engine's range
 
     def accepted(self) -> str:
         if self.kind == "int":
@@ -75,6 +76,8 @@ class Option:
             d["range"] = list(self.range)
         if self.choices is not None:
             d["choices"] = list(self.choices)
+        if self.form is not None:
+            d["form"] = list(self.form)
         return d
 
 
