@@ -1,0 +1,179 @@
+"""The original app's ``.ltc`` save files (rules/lattice.md §9.1, §9.3): import, and an export for tests and
+for players who take a position back to the app.
+
+    from games.lattice import ltc
+    board = ltc.load(text)          # a LatticeBoard at the saved position, the saved first mover to move
+    info = ltc.parse(text)          # {"options": {...}, "smart": 2, "mode": 2, "uuid": None, "game_id": None}
+    text = ltc.dump(board)          # the current position as an .ltc file
+
+A file holds a position, not a history, and no side to move: as in the original, the imported game resumes
+with ``firstMove`` to move. The position goes into the option ``start`` (a ``<pos>`` string), so the board's
+JSON record (``to_dict``) rebuilds the imported game and the moves played after the import.
+
+Format (the original writer): one tag per line; the ``<mycolor>`` line really closes with ``</color>``; the
+first ``<checker>`` of each list is on the same line as ``<mycheckers>`` / ``<aicheckers>``; a checker is
+``x,y,z,isStar`` in world coordinates (odd integers centred on 0); a captured piece is parked off the lattice
+("bench" coordinates), so every out-of-bounds piece counts as captured. ``my`` is B (seat 1, bottom), ``ai``
+is T (seat 2, top).
+"""
+from __future__ import annotations
+
+import re
+
+from games.lattice.board import COLORS, LatticeBoard, _pos_string
+from games.lattice.geometry import SIZES, lattice
+
+_SCALAR_TAGS = ("mycolor", "aicolor", "firstMove", "dimension", "smart", "mode", "soundVolume", "deltaVolume",
+                "uuid", "gameId")
+_TOKEN = re.compile(r"<(/?)(mycheckers|aicheckers)>|<checker>(.*?)</checker>", re.S)
+
+
+def _tag(text: str, name: str) -> str | None:
+    # tolerant closing tag: the writer closes <mycolor> with </color>
+    m = re.search(r"<" + name + r">(.*?)</", text, re.S)
+    return m.group(1).strip() if m else None
+
+
+def _colour(value: str | None, default: str, what: str) -> str:
+    if value is None:
+        return default
+    try:
+        rgba = [float(c) for c in value.split(",")]
+    except ValueError:
+        raise ValueError(f"{what}: {value!r} is not a colour r,g,b,a") from None
+    if len(rgba) not in (3, 4):
+        raise ValueError(f"{what}: {value!r} is not a colour r,g,b,a")
+    return min(COLORS, key=lambda name: sum((a - b) ** 2 for a, b in zip(COLORS[name], rgba[:3])))
+
+
+def parse(text: str) -> dict:
+    """Read an .ltc file. Returns {"options", "smart", "mode", "uuid", "game_id"}; ValueError with a reason.
+
+    ``options`` are the engine options (size, first, color_b, color_t, start): pass them to
+    ``games.get("lattice").new(**options)``.
+    """
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    if not isinstance(text, str):
+        raise ValueError("an .ltc file is text")
+    dim = _tag(text, "dimension")
+    if dim is None:
+        raise ValueError("not an .ltc file: no <dimension> tag")
+    size = "".join(p.strip() for p in dim.split(","))
+    if size not in SIZES:
+        raise ValueError(f"<dimension>{dim}</dimension>: the lattice sizes are " + ", ".join(
+            ",".join(s) for s in SIZES))
+    g = lattice(size)
+
+    first_tag = _tag(text, "firstMove")
+    if first_tag is None:
+        first = 1
+    elif first_tag in ("my", "ai"):
+        first = 1 if first_tag == "my" else 2
+    else:
+        raise ValueError(f"<firstMove>{first_tag}</firstMove>: expected 'my' or 'ai'")
+
+    color_b = _colour(_tag(text, "mycolor"), "blue", "<mycolor>")
+    color_t = _colour(_tag(text, "aicolor"), "red", "<aicolor>")
+    if color_b == color_t:          # the original forbids it; keep B's and give T the usual other colour
+        color_t = "red" if color_b != "red" else "blue"
+
+    cells = [0] * g.cells
+    bench = [0, 0, 0]
+    seen = {1: False, 2: False}
+    section = None
+    for m in _TOKEN.finditer(text):
+        closing, name, body = m.groups()
+        if name:
+            section = None if closing else (1 if name == "mycheckers" else 2)
+            if not closing:
+                seen[section] = True
+            continue
+        if section is None:
+            raise ValueError(f"<checker>{body}</checker> outside <mycheckers> and <aicheckers>")
+        fields = [f.strip() for f in body.split(",")]
+        if len(fields) != 4 or fields[3].lower() not in ("true", "false"):
+            raise ValueError(f"<checker>{body}</checker>: expected x,y,z,isStar")
+        try:
+            x, y, z = (int(float(f)) if float(f).is_integer() else None for f in fields[:3])
+        except ValueError:
+            raise ValueError(f"<checker>{body}</checker>: coordinates must be numbers") from None
+        if None in (x, y, z):
+            raise ValueError(f"<checker>{body}</checker>: coordinates must be integers")
+        n = g.from_world(x, y, z)
+        if n is None:
+            bench[section] += 1                      # off the lattice: a captured piece
+            continue
+        if cells[n]:
+            raise ValueError(f"<checker>{body}</checker>: two pieces on node {g.label[n]}")
+        star = fields[3].lower() == "true"
+        cells[n] = (1 if section == 1 else -1) * (2 if star else 1)
+    for side, tag in ((1, "<mycheckers>"), (2, "<aicheckers>")):
+        if not seen[side]:
+            raise ValueError(f"not an .ltc file: no {tag} list")
+
+    def _int(name):
+        v = _tag(text, name)
+        try:
+            return int(v) if v is not None else None
+        except ValueError:
+            return None
+
+    return {
+        "options": {"size": size, "first": first, "color_b": color_b, "color_t": color_t,
+                    "start": _pos_string(g, cells, bench)},
+        "smart": _int("smart"),
+        "mode": _int("mode"),
+        "uuid": _tag(text, "uuid"),
+        "game_id": _tag(text, "gameId"),
+    }
+
+
+def load(text: str, **options) -> LatticeBoard:
+    """An .ltc file's position as a new board (``first`` to move). Extra options (e.g. end_on_elimination)
+    are passed on; ValueError for a malformed file."""
+    from games.lattice import GAME
+    opts = parse(text)["options"]
+    opts.update(options)
+    return GAME.new(**opts)
+
+
+def dump(board: LatticeBoard, *, smart: int = 2, mode: int = 2) -> str:
+    """The board's current position as an .ltc file, the way the original writes it.
+
+    Like the original, the file keeps no side to move (``firstMove`` is the game's first mover) and no
+    history; a pending return is not representable. Captured pieces are parked on the bench beside the
+    lattice: x = -(dX+9) for B, +(dX+9) for T, y = dY+10, z = -dZ-7, -dZ-6, ...
+    """
+    g = board._g
+    dX, dY, dZ = g.dims
+    opts = board.options
+
+    def rgba(name):
+        return ",".join(f"{c:.1f}" for c in COLORS[name]) + ",1.0"
+
+    lines = [f"<mycolor>{rgba(opts['color_b'])}</color>",
+             f"<aicolor>{rgba(opts['color_t'])}</aicolor>",
+             f"<firstMove>{'my' if opts['first'] == 1 else 'ai'}</firstMove>",
+             f"<dimension>{dX},{dY},{dZ}</dimension>"]
+    cells = board._cells
+    for side, tag, sign in ((1, "mycheckers", 1), (2, "aicheckers", -1)):
+        items = []
+        for n in g.nodes:
+            v = cells[n] * sign
+            if v > 0:
+                x, y, z = g.world(n)
+                items.append(f"<checker>{x},{y},{z},{'true' if v == 2 else 'false'}</checker>")
+        bx = (dX + 9) * (-1 if side == 1 else 1)
+        for k in range(board._bench[side]):
+            items.append(f"<checker>{bx},{dY + 10},{-dZ - 7 + k},false</checker>")
+        if items:
+            lines.append(f"<{tag}>" + items[0])
+            lines.extend(items[1:])
+            lines.append(f"</{tag}>")
+        else:
+            lines.append(f"<{tag}>")
+            lines.append(f"</{tag}>")
+    lines.append(f"<smart>{smart}</smart>")
+    lines.append(f"<mode>{mode}</mode>")
+    return "\n".join(lines) + "\n"
