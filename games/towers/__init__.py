@@ -1,0 +1,50 @@
+"""Towers (Laurent Orseau): rules engine (`core`) and the original's `.twr` save format (`twr`).
+
+Notation (shared/rules/towers.md, "Notation"): `m{x},{y}>{x},{y}:{k}` moves the top k pawns in a straight line,
+`i{k}` imports k pawns onto the own master, `end` ends the turn. Options: `size` and `rules` (the alternative
+rules of §8).
+"""
+from __future__ import annotations
+
+from games.base import Game
+from games.towers.core import (
+    FORM_SIZES, MAX_SIZE, MIN_SIZE, OPTIONS, RULE_ORDER, RULES, TowersBoard, TowersIllegalMove,
+    initial_masters,
+)
+
+__all__ = ["GAME", "TowersBoard", "TowersIllegalMove", "RULES", "RULE_ORDER", "initial_masters"]
+
+
+def _notes(options: dict) -> list[str]:
+    notes = []
+    if options["size"] > FORM_SIZES[1]:
+        notes.append(f"The original Towers client offers boards of {FORM_SIZES[0]}x{FORM_SIZES[0]} to "
+                     f"{FORM_SIZES[1]}x{FORM_SIZES[1]}.")
+    if "no-master-win" in options["rules"]:
+        notes.append("no-master-win: Quadrille enforces it (the master tower may not take the opposing master); "
+                     "the original client offered the rule without enforcing it.")
+    return notes
+
+
+GAME = Game(
+    name="towers",
+    title="Towers",
+    seats=(2, 2),
+    options=OPTIONS,
+    board_class=TowersBoard,
+    summary=(
+        "Each turn you get as many move points as pawns in your reserve, and spend them on several actions: "
+        "moving a pawn or tower in a straight line costs its distance times the pawns moved, and importing a "
+        "reserve pawn onto your master costs 1. "
+        "A single pawn may climb onto one of your own towers, and a tower may attack an enemy tower no taller "
+        "than itself; captures by your master tower feed your reserve, and cells that were raised or attacked "
+        "are locked until the end of the turn. "
+        "Capture the enemy master to win; four passes in a row draw."
+    ),
+    notes=_notes,
+    extra={
+        "form": {"size": list(FORM_SIZES)},
+        "rules": dict(RULES),
+        "rule_order": list(RULE_ORDER),
+    },
+)
