@@ -286,9 +286,22 @@ class LatticeBoard(Board):
         v = self._cells[self._g.node(label)]
         return None if v == 0 else (B if v > 0 else T, abs(v) == 2)
 
-    def turn_start(self) -> bool:
-        """True at a boundary between complete turns (Decision 7): not between a move and its return."""
-        return not self._pending
+    @property
+    def last(self) -> dict | None:
+        """The last push: {"move", "seat", "kind" (move/capture/return), "path", "captures", "promoted"}."""
+        if self._last is None:
+            return None
+        lab = self._g.label
+        seat, kind, path, promoted = self._last
+        return {"move": self._moves[-1], "seat": seat, "kind": ("move", "capture", "return")[kind],
+                "path": [lab[n] for n in path],
+                "captures": [lab[(a + b) >> 1] for a, b in zip(path, path[1:])] if kind == CAPTURE else [],
+                "promoted": promoted}
+
+    @property
+    def passed(self) -> tuple:
+        """The seats that passed automatically right after the last push (a side without a legal action)."""
+        return self._passed
 
     # ------------------------------------------------------------------ rules
 
@@ -495,14 +508,6 @@ class LatticeBoard(Board):
                          else [],
                          "promotes": self._promotes(self._turn, path)}
                 legal.setdefault(labels[0], []).append(entry)
-        last = None
-        if self._last is not None:
-            seat, kind, path, promoted = self._last
-            last = {"move": self._moves[-1], "seat": seat,
-                    "kind": ("move", "capture", "return")[kind],
-                    "path": [lab[n] for n in path],
-                    "captures": [lab[(a + b) // 2] for a, b in zip(path, path[1:])] if kind == CAPTURE else [],
-                    "promoted": promoted}
         out = self._outcome
         return {
             "game": "lattice",
@@ -531,7 +536,7 @@ class LatticeBoard(Board):
             "bench": [self._bench[1], self._bench[2]],
             "on_board": [len(self._pieces[1]), len(self._pieces[2])],
             "score": list(self.scores()),
-            "last": last,
+            "last": self.last,
             "pos": self.pos(),
             "move_count": len(self._moves),
             "over": out is not None,
