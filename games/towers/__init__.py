@@ -43,7 +43,6 @@ GAME = Game(
     ),
     notes=_notes,
     extra={
-        "form": {"size": list(FORM_SIZES)},
         "rules": dict(RULES),
         "rule_order": list(RULE_ORDER),
     },

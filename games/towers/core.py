@@ -42,7 +42,7 @@ MAX_SIZE = 32    # no rule limit; a practical bound so that a request cannot bui
 FORM_SIZES = (5, 10)  # what the original client (and Quadrille's new-game form) offers
 
 OPTIONS = {
-    "size": Option(6, "int", range=(MIN_SIZE, MAX_SIZE),
+    "size": Option(6, "int", range=(MIN_SIZE, MAX_SIZE), form=FORM_SIZES,
                    help=f"board size n (n x n cells); the rules need n >= {MIN_SIZE}, the original offers 5 to 10"),
     "rules": Option([], "list", choices=RULE_ORDER,
                     help="alternative rules (empty = the official rules): " + "; ".join(
@@ -186,6 +186,7 @@ class TowersBoard(Board):
         self._stack = []
         self._legal = None   # cached {move: parsed} for this position
         self._sorted = None  # cached sorted legal list
+        self._custom = False  # set up by from_position: no history from the initial position
 
     def _setup(self, n: int, rules: frozenset) -> None:
         self.n = n
@@ -220,6 +221,7 @@ class TowersBoard(Board):
         b._mp = b._start_mp = b._reserve[current] if move_points is None else int(move_points)
         b._locked = frozenset(y * n + x for x, y in locked)
         b._passes = passes
+        b._custom = True
         return b
 
     # ------------------------------------------------------------------ contract

@@ -1,0 +1,354 @@
+"""The original Towers client's `.twr` save format (shared/rules/towers.md §9), import and export.
+
+A `.twr` file is one Racket-printed list:
+
+    ("2.0" (tower-out) 5 "Player 1" "Player 2" "Human" "Human" (((move 0 4 0 3 1)) ((move 1 0 2 0 1) end) ()))
+
+= (version rules size name1 name2 class1 class2 plies). Ply i (0-based) belongs to Player 1 when i is even; each
+ply is a list of `(move xi yi xf yf k)`, `(import k)` and `end`, or the single-element ply `(resign)`; the last
+ply is the one in progress (`()` right after a turn ended). Loading replays every ply through Quadrille's engine
+and refuses the file, naming the ply and action, at the first action Quadrille's rules refuse.
+
+Pure functions, text in and text out:
+
+    read(text)  -> TwrGame (board, names, classes, rules in file order, resigned seat, ...)
+    load(text)  -> TowersBoard                      (read(text).board)
+    dump(board, names=("P1", "P2"), classes=("Human", "Human"), resigned=None) -> str
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.base import IllegalMove, Outcome
+from games.towers.core import RULE_ORDER, RULES, TowersBoard
+
+VERSION = "2.0"
+PLAYER_CLASSES = ("Human", "Network", "AI-1", "Alpha-Beta", "Alpha-Beta TXT", "ServerTest", "Alpha-Beta simu")
+
+
+class TwrError(ValueError):
+    """A .twr text that cannot be read, or whose game Quadrille's rules refuse."""
+
+
+class Symbol(str):
+    """A Racket symbol (as opposed to a string) read from a .twr text."""
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+# ---------------------------------------------------------------------------------------------- reader
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "v": "\v", "f": "\f", "e": "\x1b",
+            '"': '"', "\\": "\\", "'": "'", "0": "\0"}
+_DELIMS = set("()[]\"; \t\r\n\f\v")
+_CLOSE = {"(": ")", "[": "]"}
+
+
+def parse(text: str):
+    """Read one Racket datum: lists (of `()` or `[]`), strings, integers, symbols, `#t`/`#f`."""
+    if not isinstance(text, str):
+        raise TwrError("a .twr file is text")
+    pos = 0
+    n = len(text)
+
+    def skip() -> None:
+        nonlocal pos
+        while pos < n:
+            c = text[pos]
+            if c.isspace():
+                pos += 1
+            elif c == ";":
+                while pos < n and text[pos] != "\n":
+                    pos += 1
+            else:
+                break
+
+    def datum():
+        nonlocal pos
+        skip()
+        if pos >= n:
+            raise TwrError("unexpected end of file")
+        c = text[pos]
+        if c in "([":
+            close = _CLOSE[c]
+            pos += 1
+            items = []
+            while True:
+                skip()
+                if pos >= n:
+                    raise TwrError(f"unexpected end of file: a list is not closed with {close!r}")
+                if text[pos] in ")]":
+                    if text[pos] != close:
+                        raise TwrError(f"at character {pos}: {text[pos]!r} closes a list opened with {c!r}")
+                    pos += 1
+                    return items
+                items.append(datum())
+        if c in ")]":
+            raise TwrError(f"at character {pos}: unexpected {c!r}")
+        if c == '"':
+            pos += 1
+            out = []
+            while True:
+                if pos >= n:
+                    raise TwrError("unexpected end of file inside a string")
+                c = text[pos]
+                if c == '"':
+                    pos += 1
+                    return "".join(out)
+                if c == "\\":
+                    if pos + 1 >= n:
+                        raise TwrError("unexpected end of file inside a string")
+                    e = text[pos + 1]
+                    if e in _ESCAPES:
+                        out.append(_ESCAPES[e])
+                        pos += 2
+                    elif e in "uUx":
+                        j = pos + 2
+                        limit = {"u": 4, "U": 8, "x": 2}[e]
+                        while j < n and j - pos - 2 < limit and text[j] in "0123456789abcdefABCDEF":
+                            j += 1
+                        if j == pos + 2:
+                            raise TwrError(f"at character {pos}: bad escape in a string")
+                        out.append(chr(int(text[pos + 2:j], 16)))
+                        pos = j
+                        if e == "x" and pos < n and text[pos] == ";":
+                            pos += 1
+                    elif e == "\n":
+                        pos += 2
+                    else:
+                        raise TwrError(f"at character {pos}: unknown escape \\{e} in a string")
+                else:
+                    out.append(c)
+                    pos += 1
+        start = pos
+        while pos < n and text[pos] not in _DELIMS:
+            pos += 1
+        tok = text[start:pos]
+        if tok == "'":
+            return datum()
+        if tok.startswith("'"):
+            tok = tok[1:]
+        if tok in ("#t", "#true"):
+            return True
+        if tok in ("#f", "#false"):
+            return False
+        try:
+            return int(tok)
+        except ValueError:
+            return Symbol(tok)
+
+    value = datum()
+    skip()
+    if pos != n:
+        raise TwrError(f"at character {pos}: unexpected text after the game")
+    return value
+
+
+# ---------------------------------------------------------------------------------------------- writer
+
+def _write_string(s: str) -> str:
+    out = ['"']
+    for c in s:
+        if c == '"':
+            out.append('\\"')
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\r":
+            out.append("\\r")
+        elif ord(c) < 0x20 or ord(c) == 0x7F:
+            out.append(f"\\u{ord(c):04X}")
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def action_to_sexpr(move: str) -> str:
+    """`m0,4>0,3:1` -> `(move 0 4 0 3 1)`, `i2` -> `(import 2)`, `end` -> `end`."""
+    if move == "end":
+        return "end"
+    if move.startswith("i"):
+        return f"(import {int(move[1:])})"
+    if move.startswith("m"):
+        src, rest = move[1:].split(">")
+        dst, k = rest.split(":")
+        x1, y1 = src.split(",")
+        x2, y2 = dst.split(",")
+        return f"(move {int(x1)} {int(y1)} {int(x2)} {int(y2)} {int(k)})"
+    raise ValueError(f"not a Towers move: {move!r}")
+
+
+def plies_to_text(plies) -> str:
+    """The .twr plies list: `(((move 0 4 0 3 1)) (end) ())`. A ply may be the string "resign"."""
+    parts = []
+    for ply in plies:
+        if ply == "resign":
+            parts.append("(resign)")
+        else:
+            parts.append("(" + " ".join(action_to_sexpr(m) for m in ply) + ")")
+    return "(" + " ".join(parts) + ")"
+
+
+def dump(board: TowersBoard, names=("P1", "P2"), classes=("Human", "Human"), resigned: int | None = None,
+         version: str = VERSION) -> str:
+    """The game as the original client writes it: one line, single spaces.
+
+    `resigned` (1 or 2): the seat that resigned; the original can only record a resignation by the player to
+    move, as the single-element ply `(resign)` replacing that player's turn in progress (the actions already
+    played in that turn are not written, as in the original)."""
+    if not isinstance(board, TowersBoard):
+        raise TypeError("dump() takes a TowersBoard")
+    if board._custom:
+        raise ValueError("a board set up at a custom position has no .twr record")
+    names, classes = tuple(names), tuple(classes)
+    if len(names) != 2 or len(classes) != 2 or not all(isinstance(s, str) for s in names + classes):
+        raise ValueError("names and classes are two strings each")
+    plies: list = board.plies()
+    if resigned is not None:
+        if resigned not in (1, 2):
+            raise ValueError("resigned must be the seat 1 or 2")
+        if board.turn is None:
+            raise ValueError("the game is already over: a resignation cannot be added")
+        if resigned != board.turn:
+            raise ValueError("the .twr format can only record a resignation by the player to move")
+        plies[-1] = "resign"
+        plies.append([])
+    rules = "(" + " ".join(r for r in RULE_ORDER if r in board.rules) + ")"
+    return (f"({_write_string(version)} {rules} {board.size} {_write_string(names[0])} {_write_string(names[1])} "
+            f"{_write_string(classes[0])} {_write_string(classes[1])} {plies_to_text(plies)})")
+
+
+# ---------------------------------------------------------------------------------------------- loading
+
+@dataclass
+class TwrGame:
+    board: TowersBoard
+    version: str
+    size: int
+    rules: list            # in the file's order
+    names: tuple
+    classes: tuple
+    resigned: int | None = None   # the seat that resigned, if the record ends with (resign)
+    plies: list = field(default_factory=list)  # the record as move strings per ply ("resign" for (resign))
+
+    def outcome(self) -> Outcome | None:
+        """The board's outcome, or the resignation's."""
+        if self.resigned is not None:
+            w = 3 - self.resigned
+            return Outcome((w,), (1, 0) if w == 1 else (0, 1), "resign")
+        return self.board.outcome()
+
+
+def _fmt(x) -> str:
+    if isinstance(x, list):
+        return "(" + " ".join(_fmt(v) for v in x) + ")"
+    if isinstance(x, bool):
+        return "#t" if x else "#f"
+    if isinstance(x, Symbol) or isinstance(x, int):
+        return str(x)
+    return _write_string(x)
+
+
+def _action(board: TowersBoard, a) -> str:
+    """A .twr action -> Quadrille notation (no legality check here)."""
+    if a == "end" and isinstance(a, Symbol):
+        return "end"
+    if isinstance(a, list) and a and isinstance(a[0], Symbol):
+        head = str(a[0])
+        if head == "move" and len(a) == 6:
+            x1, y1, x2, y2, k = a[1:]
+            coords = (x1, y1, x2, y2)
+            if all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in coords):
+                if k is False:  # "#f" = the whole tower
+                    if x1 < board.size and y1 < board.size:
+                        k = abs(board.cell(x1, y1))
+                if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
+                    return f"m{x1},{y1}>{x2},{y2}:{k}"
+        elif head == "import" and len(a) == 2:
+            k = a[1]
+            if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
+                return f"i{k}"
+    raise TwrError(f"{_fmt(a)} is not a Towers action (move, import or end)")
+
+
+def read(text: str) -> TwrGame:
+    """Parse a .twr text and replay it; TwrError names what is wrong (the ply and action for a refused one)."""
+    data = parse(text)
+    if not isinstance(data, list) or len(data) != 8:
+        raise TwrError("a .twr game is a list of 8 items: version, rules, size, two names, two player classes, "
+                       "plies")
+    version, rules, size, name1, name2, class1, class2, plies = data
+    if not isinstance(version, str) or isinstance(version, Symbol):
+        raise TwrError("the first item (the version) must be a string such as \"2.0\"")
+    if not isinstance(rules, list) or not all(isinstance(r, Symbol) for r in rules):
+        raise TwrError("the second item (the rules) must be a list of rule names")
+    rules = [str(r) for r in rules]
+    for r in rules:
+        if r not in RULES:
+            raise TwrError(f"unknown rule {r!r}; Towers rules are: " + ", ".join(RULE_ORDER))
+    if len(set(rules)) != len(rules):
+        raise TwrError("a rule is listed twice")
+    if not isinstance(size, int) or isinstance(size, bool):
+        raise TwrError("the third item (the board size) must be an integer")
+    for what, s in (("name", name1), ("name", name2), ("player class", class1), ("player class", class2)):
+        if not isinstance(s, str) or isinstance(s, Symbol):
+            raise TwrError(f"each player {what} must be a string")
+    if not isinstance(plies, list) or not all(isinstance(p, list) for p in plies):
+        raise TwrError("the last item (the plies) must be a list of lists of actions")
+    try:
+        board = TowersBoard({"size": size, "rules": rules})
+    except ValueError as exc:
+        raise TwrError(str(exc)) from None
+
+    resigned = None
+    record = []
+    last = len(plies) - 1
+    for i, ply in enumerate(plies):
+        where = f"ply {i + 1} ({'Player 1' if i % 2 == 0 else 'Player 2'})"
+        if board.turn is None:
+            # after a winning capture or a draw only an empty ply in progress may follow
+            if ply or i != last:
+                raise TwrError(f"{where}: the game was already over")
+            record.append([])
+            continue
+        if board.ply != i:
+            raise TwrError(f"{where}: expected the turn of ply {board.ply + 1}")
+        if len(ply) == 1 and isinstance(ply[0], Symbol) and ply[0] == "resign":
+            resigned = board.current
+            record.append("resign")
+            rest = plies[i + 1:]
+            if len(rest) > 1 or (rest and rest[0]):
+                raise TwrError(f"{where}: the game goes on after a resignation")
+            if rest:
+                record.append([])
+            break
+        if not ply and i != last:
+            raise TwrError(f"{where}: an empty ply in the middle of the game")
+        moves = []
+        for j, a in enumerate(ply):
+            move = _action(board, a)
+            if board.turn is not None and board.ply != i:
+                raise TwrError(f"{where}, action {j + 1} {_fmt(a)}: the turn had already ended "
+                               f"(after an end or when the move points ran out)")
+            try:
+                board.push(move)
+            except IllegalMove as exc:
+                detail = getattr(exc, "detail", "")
+                raise TwrError(f"{where}, action {j + 1} {_fmt(a)} is illegal: {exc.reason}"
+                               + (f" ({detail})" if detail else "")) from None
+            moves.append(move)
+        record.append(moves)
+        if i != last and board.turn is not None and board.ply == i:
+            raise TwrError(f"{where} does not end the turn: it has move points left and no end")
+    return TwrGame(board=board, version=version, size=size, rules=rules, names=(name1, name2),
+                   classes=(class1, class2), resigned=resigned, plies=record)
+
+
+def load(text: str) -> TowersBoard:
+    """The board of a .twr game (see `read` for names, classes and a resignation)."""
+    return read(text).board
