@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Start the Quadrille server.
+
+    python app.py [--host 127.0.0.1] [--port 5000] [--db quadrille.db] [--async-mode gevent]
+
+Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_DB and
+QUADRILLE_ASYNC_MODE mirror the flags. The async mode is chosen here and only
+here: the rest of the code uses Flask-SocketIO's portable primitives. The
+default is gevent (see README.md, "Async mode", for the measurements behind it).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+ASYNC_MODES = ("gevent", "eventlet")
+DEFAULT_ASYNC_MODE = "gevent"
+BACKLOG = 2048
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    env = os.environ.get
+    parser = argparse.ArgumentParser(description="Serve Quadrille, a browser arcade of abstract strategy games.")
+    parser.add_argument("--host", default=env("QUADRILLE_HOST", "127.0.0.1"), help="address to listen on")
+    parser.add_argument("--port", type=int, default=int(env("QUADRILLE_PORT", "5000")),
+                        help="port to listen on (0 picks a free one)")
+    parser.add_argument("--db", default=env("QUADRILLE_DB", "quadrille.db"), help="the SQLite database file")
+    parser.add_argument("--async-mode", choices=ASYNC_MODES, default=env("QUADRILLE_ASYNC_MODE", DEFAULT_ASYNC_MODE),
+                        help="the concurrency model of the server")
+    return parser.parse_args(argv)
+
+
+def patch(mode: str) -> None:
+    """Monkey-patch the standard library for the chosen async mode; must run before other imports."""
+    if mode == "gevent":
+        from gevent import monkey
+        monkey.patch_all()
+    elif mode == "eventlet":
+        import eventlet
+        eventlet.monkey_patch()
+
+
+def raise_file_limit() -> None:
+    """Each connected client is a file descriptor: lift the soft limit to the hard one."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or soft < hard:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def listen(host: str, port: int):
+    """A listening socket with TCP_NODELAY (inherited by accepted sockets on Linux): Nagle's
+    algorithm would hold back the small Socket.IO frames and cost several times the latency."""
+    import socket
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.bind((host, port))
+    sock.listen(BACKLOG)
+    return sock
+
+
+def serve(app, mode: str, sock) -> None:
+    import signal
+    if mode == "gevent":
+        import gevent
+        from gevent.pywsgi import WSGIServer
+        server = WSGIServer(sock, app, log=None)
+        gevent.signal_handler(signal.SIGTERM, server.stop)
+        gevent.signal_handler(signal.SIGINT, server.stop)
+        server.serve_forever()
+    elif mode == "eventlet":
+        import eventlet
+        import eventlet.wsgi
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+        # The socket is already green (the socket module was patched before listen()).
+        # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
+        eventlet.wsgi.server(sock, app, log_output=False, max_size=20000)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    patch(args.async_mode)
+    import logging  # noqa: E402 - imported after monkey-patching on purpose
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from quadrille import create_app
+
+    raise_file_limit()
+    app = create_app({"DATABASE": args.db, "ASYNC_MODE": args.async_mode})
+    sock = listen(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    print(f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {args.db})",
+          flush=True)
+    try:
+        serve(app, args.async_mode, sock)
+    except KeyboardInterrupt:
+        pass
+    app.extensions["quadrille.storage"].close()
+    print("Quadrille stopped", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

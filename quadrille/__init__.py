@@ -1,0 +1,85 @@
+"""Quadrille's web server: the application factory.
+
+    from quadrille import create_app
+    app = create_app({"DATABASE": "quadrille.db"})
+    socketio = app.extensions["socketio"]
+
+Nothing here depends on the async mode (eventlet, gevent or threading); app.py
+chooses it at start-up and passes it in as ASYNC_MODE.
+"""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from flask import Flask, jsonify, render_template, request
+from flask_socketio import SocketIO
+from werkzeug.exceptions import HTTPException
+
+from . import http_api, pages, sockets
+from .errors import ServiceError
+from .matches import MatchService
+from .storage import Storage
+
+ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger("quadrille")
+
+DEFAULTS = {
+    "DATABASE": "quadrille.db",
+    "ASYNC_MODE": "threading",
+    "MAX_CONTENT_LENGTH": 1 << 20,        # HTTP bodies: 1 MiB is plenty for a record
+    "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
+}
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask("quadrille", template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.json.sort_keys = False
+
+    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"],
+                        max_http_buffer_size=app.config["SOCKET_MAX_BYTES"],
+                        logger=False, engineio_logger=False)
+
+    def broadcast(match_id: str, event: str, payload: dict) -> None:
+        socketio.emit(event, payload, to=sockets.room_of(match_id))
+
+    storage = Storage.sqlite(app.config["DATABASE"])
+    service = MatchService(storage, broadcast)
+    app.extensions["quadrille"] = service
+    app.extensions["quadrille.storage"] = storage
+    app.extensions["quadrille.presence"] = sockets.register(socketio, service)
+
+    app.register_blueprint(http_api.bp)
+    app.register_blueprint(pages.bp)
+    register_error_handlers(app)
+    return app
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(ServiceError)
+    def service_error(exc: ServiceError):
+        if wants_json():
+            return jsonify(exc.to_dict()), exc.status
+        return render_template("error.html", reason=exc.reason), exc.status
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        words = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 400: "bad-request"}
+        reason = {413: "The request is too large.", 404: "There is no such page."}.get(exc.code, exc.description)
+        if wants_json():
+            return jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
+        return render_template("error.html", reason=reason), exc.code
+
+    @app.errorhandler(Exception)
+    def unexpected(exc: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        reason = "Something went wrong on the server; nothing was changed."
+        if wants_json():
+            return jsonify({"error": "server-error", "reason": reason}), 500
+        return render_template("error.html", reason=reason), 500

@@ -1,0 +1,149 @@
+"""The JSON HTTP door (for bots, scripts and tests): parses, authenticates, calls the match service."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request, url_for
+
+import games
+
+from .errors import ServiceError, bad_request
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def service():
+    return current_app.extensions["quadrille"]
+
+
+def json_body() -> dict:
+    body = request.get_json(silent=True, force=True)
+    if not isinstance(body, dict):
+        raise bad_request("The request body must be a JSON object.")
+    return body
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    if header.startswith("Bearer "):
+        return header[len("Bearer "):].strip()
+    return None
+
+
+def with_links(created: dict) -> dict:
+    """Add the match's page address and its invite link (the same page: the first visitor takes a free seat)."""
+    if created.get("match"):
+        url = url_for("pages.match_page", match_id=created["match"], _external=True)
+        created = {**created, "url": url, "invite": url}
+    return created
+
+
+def installed_games() -> list:
+    """The games whose engine imports (all four once built; a half-built engine must not break the site)."""
+    found = []
+    for name in games.names():
+        try:
+            found.append(games.get(name))
+        except (ImportError, AttributeError):
+            continue
+    return found
+
+
+@bp.get("/games")
+def list_games():
+    return jsonify([game.to_dict() for game in installed_games()])
+
+
+@bp.post("/games/<name>/check")
+def check_options(name):
+    """Validate new-game options without creating anything: {"ok", "options", "warnings"} or an error."""
+    body = json_body()
+    try:
+        game = games.get(name)
+    except KeyError:
+        raise ServiceError(404, "not-found", "There is no such game.")
+    try:
+        options = game.normalise(body.get("options") or {})
+    except ValueError as exc:
+        raise bad_request(str(exc), "bad-options")
+    return jsonify({"ok": True, "options": options, "warnings": game.warnings(options)})
+
+
+@bp.post("/matches")
+def create_match():
+    body = json_body()
+    created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
+                               seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
+                               player=body.get("player"))
+    return jsonify(with_links(created)), 201
+
+
+@bp.post("/matches/by-name")
+def join_by_name():
+    body = json_body()
+    joined = service().join_by_name(body.get("name"), body.get("game"), body.get("options"),
+                                    player=body.get("player"))
+    return jsonify(with_links(joined)), 201 if joined.get("token") else 200
+
+
+@bp.post("/matches/import")
+def import_match():
+    created = service().import_record(json_body(), mode=request.args.get("mode", "local"),
+                                      player=request.args.get("player"))
+    return jsonify(with_links(created)), 201
+
+
+@bp.get("/matches/recent")
+def recent_matches():
+    return jsonify(service().recent())
+
+
+@bp.get("/matches/<match_id>")
+def get_match(match_id):
+    return jsonify(service().state(match_id))
+
+
+@bp.post("/matches/<match_id>/seats")
+def claim_seat(match_id):
+    body = request.get_json(silent=True, force=True) if request.content_length else {}
+    if not isinstance(body, dict):
+        raise bad_request("The request body must be a JSON object.")
+    return jsonify(service().claim(match_id, body.get("seat"), body.get("player"))), 201
+
+
+@bp.post("/matches/<match_id>/moves")
+def play_move(match_id):
+    body = json_body()
+    return jsonify(service().play(match_id, bearer_token(), body.get("move"), body.get("version")))
+
+
+@bp.post("/matches/<match_id>/<action>")
+def match_action(match_id, action):
+    """Match decisions: takeback, rewind {"to"}, resign, start, rematch."""
+    body = request.get_json(silent=True, force=True) if request.content_length else {}
+    if not isinstance(body, dict):
+        raise bad_request("The request body must be a JSON object.")
+    svc, token = service(), bearer_token()
+    actions = {
+        "takeback": lambda: svc.takeback(match_id, token),
+        "rewind": lambda: svc.rewind(match_id, token, body.get("to")),
+        "resign": lambda: svc.resign(match_id, token),
+        "start": lambda: svc.start(match_id, token),
+        "rematch": lambda: with_links(svc.rematch(match_id, token)),
+    }
+    if action not in actions:
+        raise ServiceError(404, "not-found", "There is no such action.")
+    return jsonify(actions[action]())
+
+
+@bp.get("/matches/<match_id>/record")
+def match_record(match_id):
+    record = service().record(match_id)
+    response = jsonify(record)
+    if request.args.get("download"):
+        response.headers["Content-Disposition"] = (
+            f'attachment; filename="quadrille-{record["game"]}-{record["match"]}.json"')
+    return response
+
+
+@bp.get("/matches/<match_id>/positions/<int:ply>")
+def match_position(match_id, ply):
+    return jsonify(service().position(match_id, ply))

@@ -1,0 +1,456 @@
+"""The match service: seats, tokens, versions and history, one lock per match.
+
+Both doors (HTTP and Socket.IO) call this service and nothing else, so they can
+never disagree. A match is its options plus an append-only list of events
+(moves and match decisions such as rewinds and resignations); the current
+board is rebuilt by replaying them and cached. An event is written to storage
+before anyone is told it happened.
+"""
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Callable
+
+import games
+from games import IllegalMove
+
+from .errors import ServiceError, bad_request, not_found
+from .storage import Conflict, EventRow, MatchRow, SeatRow, Storage
+from .tokens import hash_token, new_token, token_matches
+
+MODES = ("online", "local", "ai")
+RECORD_FORMAT = "quadrille-record"
+MAX_MOVE_LENGTH = 200
+MAX_NAME_LENGTH = 40
+CACHE_SIZE = 2000
+
+
+@dataclass
+class Match:
+    """A match as the service holds it in memory: its row, its board, its version."""
+
+    row: MatchRow
+    board: games.Board
+    version: int = 0
+    result: dict | None = None       # a match decision that ended it (resignation)
+    started: bool = True
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    def seats_of(self, token) -> list[int]:
+        """The seats a token holds (every seat for a local match's token)."""
+        if not isinstance(token, str) or not token:
+            return []
+        return [s.seat for s in self.row.seats if token_matches(token, s.token_hash)]
+
+    def outcome(self) -> dict | None:
+        if self.result is not None:
+            return self.result
+        outcome = self.board.outcome()
+        return outcome.to_dict() if outcome else None
+
+    def turn(self) -> int | None:
+        return None if self.result is not None or not self.started else self.board.turn
+
+
+def _needs_start(game: games.Game, mode: str) -> bool:
+    """Online matches of games with a variable number of seats wait for their creator's start."""
+    return mode == "online" and game.seats[0] != game.seats[1]
+
+
+def _clean_name(name, what: str = "name") -> str | None:
+    if name is None or name == "":
+        return None
+    if not isinstance(name, str):
+        raise bad_request(f"The {what} must be text.")
+    name = " ".join(name.split())
+    if not name or len(name) > MAX_NAME_LENGTH or not name.isprintable():
+        raise bad_request(f"The {what} must be 1 to {MAX_NAME_LENGTH} printable characters.")
+    return name
+
+
+def _int(value, what: str, optional: bool = True) -> int | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise bad_request(f"{what} must be an integer.")
+    return value
+
+
+class MatchService:
+    def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None):
+        self.storage = storage
+        self.listener = listener or (lambda match_id, event, payload: None)
+        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self._name_lock = threading.Lock()
+
+    # -- loading --------------------------------------------------------------
+    def _get(self, match_id) -> Match:
+        if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", match_id):
+            raise not_found()
+        with self._cache_lock:
+            match = self._cache.get(match_id)
+            if match is None:
+                row = self.storage.load_match(match_id)
+                if row is None:
+                    raise not_found()
+                match = self._replay(row)
+                self._cache[match_id] = match
+                while len(self._cache) > CACHE_SIZE:
+                    self._cache.popitem(last=False)
+            else:
+                self._cache.move_to_end(match_id)
+            return match
+
+    def _replay(self, row: MatchRow) -> Match:
+        game = games.get(row.game)
+        match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode))
+        for event in row.events:
+            self._apply(match, event)
+            match.version = event.seq
+        return match
+
+    def _apply(self, match: Match, event: EventRow) -> None:
+        """Apply one stored event to the in-memory match (used for replay and for new events)."""
+        kind, data = event.kind, event.data
+        if kind == "move":
+            match.board.push(data["move"])
+        elif kind == "rewind":
+            while len(match.board.moves) > data["to"]:
+                match.board.pop()
+            match.result = None
+        elif kind == "resign":
+            seats = range(1, match.board.players + 1)
+            outcome = match.board.outcome()
+            scores = list(outcome.scores) if outcome else []
+            match.result = {"winners": [s for s in seats if s != data["seat"]], "scores": scores,
+                            "reason": "resigned", "resigned": data["seat"]}
+        elif kind == "start":
+            options = dict(match.row.options, **data.get("options", {}))
+            match.row.options = options
+            match.board = games.get(match.row.game).new(**options)
+            match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
+            match.started = True
+        else:  # pragma: no cover - storage only ever holds the kinds above
+            raise ValueError(f"unknown event kind {kind!r}")
+
+    def _record_event(self, match: Match, kind: str, data: dict, seat: int | None) -> EventRow:
+        """Write an event (the caller holds match.lock and has validated it), then apply it."""
+        event = EventRow(seq=match.version + 1, kind=kind, data=data, seat=seat, at=time.time())
+        try:
+            self.storage.append_event(match.id, event)
+        except Conflict:
+            # Another process or a stale cache entry wrote first: reload and let the client retry.
+            with self._cache_lock:
+                self._cache.pop(match.id, None)
+            raise ServiceError(409, "stale-version", "The match changed meanwhile; reload and try again.")
+        self._apply(match, event)
+        match.version = event.seq
+        match.row.events.append(event)
+        return event
+
+    # -- reading --------------------------------------------------------------
+    def state(self, match_id) -> dict:
+        match = self._get(match_id)
+        with match.lock:
+            return self._state(match)
+
+    def _state(self, match: Match) -> dict:
+        board = match.board
+        turn = match.turn()
+        return {
+            "match": match.id,
+            "game": match.row.game,
+            "title": games.get(match.row.game).title,
+            "options": dict(match.row.options),
+            "mode": match.row.mode,
+            "name": match.row.name,
+            "version": match.version,
+            "turn": turn,
+            "legal": board.legal_moves() if turn is not None else [],
+            "view": board.view(),
+            "moves": list(board.moves),
+            "outcome": match.outcome(),
+            "started": match.started,
+            "players": board.players,
+            "seats": [{"seat": s.seat, "taken": s.token_hash is not None or s.kind == "ai",
+                       "name": "ai" if s.kind == "ai" else s.name, "kind": s.kind}
+                      for s in match.row.seats],
+        }
+
+    def seats_of(self, match_id, token) -> list[int]:
+        return self._get(match_id).seats_of(token)
+
+    def position(self, match_id, ply) -> dict:
+        """The position after `ply` moves of the current line: for stepping through a game."""
+        match = self._get(match_id)
+        ply = _int(ply, "ply", optional=False)
+        with match.lock:
+            moves = list(match.board.moves)
+            options = dict(match.row.options)
+        if not 0 <= ply <= len(moves):
+            raise bad_request(f"ply must be from 0 to {len(moves)}.")
+        board = games.get(match.row.game).new(**options)
+        for move in moves[:ply]:
+            board.push(move)
+        return {"match": match.id, "ply": ply, "plies": len(moves), "view": board.view(),
+                "turn": board.turn, "moves": moves[:ply]}
+
+    def record(self, match_id) -> dict:
+        match = self._get(match_id)
+        with match.lock:
+            row = match.row
+            return {
+                "format": RECORD_FORMAT, "format_version": 1,
+                "match": row.id, "game": row.game, "options": dict(row.options), "mode": row.mode,
+                "name": row.name, "created": row.created,
+                "moves": list(match.board.moves), "outcome": match.outcome(), "version": match.version,
+                "seats": [{"seat": s.seat, "name": "ai" if s.kind == "ai" else s.name, "kind": s.kind}
+                          for s in row.seats],
+                "events": [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "at": e.at, **e.data}
+                           for e in row.events],
+            }
+
+    def recent(self, limit: int = 20) -> list[dict]:
+        return self.storage.recent_matches(limit)
+
+    # -- creating and joining -------------------------------------------------
+    def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
+               player=None, moves=()) -> dict:
+        """A new match; the creator holds `seats` (default [1]; every seat when local)."""
+        game = self._game(game_name)
+        if options is not None and not isinstance(options, dict):
+            raise bad_request("options must be an object.", "bad-options")
+        if mode not in MODES:
+            raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
+        if mode == "ai":
+            raise ServiceError(400, "unsupported-mode", "Computer opponents are not available yet.")
+        try:
+            board = game.new(**(options or {}))
+        except ValueError as exc:
+            raise bad_request(str(exc), "bad-options")
+        player = _clean_name(player, "player name")
+        name = _clean_name(name, "match name")
+        held = self._creator_seats(seats, board.players, mode)
+        for i, move in enumerate(moves):
+            try:
+                board.push(move)
+            except IllegalMove as exc:
+                raise bad_request(f"Move {i + 1} ({move!r}) is illegal: {exc.reason}", "bad-record")
+        if moves and _needs_start(game, mode):
+            raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
+
+        token, now = new_token(), time.time()
+        row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
+                       name=name.lower() if name else None, created=now)
+        for seat in range(1, board.players + 1):
+            mine = seat in held
+            row.seats.append(SeatRow(seat=seat, kind="human", token_hash=hash_token(token) if mine else None,
+                                     name=(player or f"Player {seat}") if mine else None,
+                                     claimed=now if mine else None))
+        row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
+                      for i, m in enumerate(board.moves)]
+        self.storage.create_match(row)
+        match = Match(row=row, board=board, version=len(row.events), started=not _needs_start(game, mode))
+        with self._cache_lock:
+            self._cache[row.id] = match
+        return {"match": row.id, "seat": held[0], "seats": held, "token": token, "created": True}
+
+    @staticmethod
+    def _game(game_name) -> games.Game:
+        try:
+            return games.get(game_name)
+        except KeyError:
+            raise bad_request("game must be one of: " + ", ".join(games.names()) + ".", "unknown-game")
+
+    @staticmethod
+    def _creator_seats(seats, players: int, mode: str) -> list[int]:
+        if mode == "local":
+            return list(range(1, players + 1))
+        if seats is None:
+            return [1]
+        if isinstance(seats, int) and not isinstance(seats, bool):
+            seats = [seats]
+        if (not isinstance(seats, list) or not seats
+                or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= players for s in seats)):
+            raise bad_request(f"seats must be a list of seat numbers from 1 to {players}.")
+        return sorted(set(seats))
+
+    def claim(self, match_id, seat=None, player=None) -> dict:
+        """Claim a free seat (the first free one unless `seat` is named)."""
+        match = self._get(match_id)
+        seat = _int(seat, "seat")
+        player = _clean_name(player, "player name")
+        with match.lock:
+            if match.started and _needs_start(games.get(match.row.game), match.row.mode):
+                raise ServiceError(409, "no-free-seat", "This match has started; you can watch it.")
+            free = [s for s in match.row.seats if s.kind == "human" and s.token_hash is None
+                    and (seat is None or s.seat == seat)]
+            if seat is not None and not 1 <= seat <= len(match.row.seats):
+                raise bad_request(f"seat must be from 1 to {len(match.row.seats)}.")
+            if not free:
+                raise ServiceError(409, "no-free-seat", "Every seat of this match is taken; you can watch it.")
+            token, now = new_token(), time.time()
+            target = free[0]
+            name = player or f"Player {target.seat}"
+            if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
+                raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
+            target.token_hash, target.name, target.claimed = hash_token(token), name, now
+            state = self._state(match)
+            self.listener(match.id, "state", state)
+        return {"match": match.id, "seat": target.seat, "seats": [target.seat], "token": token}
+
+    def join_by_name(self, name, game_name, options=None, player=None) -> dict:
+        """Both players type the same match name: the first creates it (and moves first), the second joins.
+
+        Anyone arriving later watches. A finished match's name can be used again for a new match.
+        """
+        name = _clean_name(name, "match name")
+        if name is None:
+            raise bad_request("Type a match name.")
+        key = name.lower()
+        with self._name_lock:
+            existing = self.storage.find_by_name(key)
+            if existing is not None:
+                match = self._get(existing)
+                if match.outcome() is None:
+                    if match.row.game != game_name:
+                        raise ServiceError(409, "name-taken",
+                                           f"The match name {name!r} is in use for another game.")
+                    try:
+                        return {**self.claim(existing, player=player), "created": False}
+                    except ServiceError as exc:
+                        if exc.error != "no-free-seat":
+                            raise
+                        return {"match": existing, "seat": None, "seats": [], "token": None, "created": False}
+            return self.create(game_name, options, "online", name=name, player=player)
+
+    # -- acting ---------------------------------------------------------------
+    def _authorise(self, match: Match, token) -> list[int]:
+        seats = match.seats_of(token)
+        if not seats:
+            raise ServiceError(401, "unauthorized", "This action needs the token of a seat in this match.")
+        return seats
+
+    def play(self, match_id, token, move, version=None) -> dict:
+        match = self._get(match_id)
+        if not isinstance(move, str) or not move or len(move) > MAX_MOVE_LENGTH:
+            raise bad_request("move must be a non-empty string in the game's notation.", "illegal-move")
+        version = _int(version, "version")
+        with match.lock:
+            seats = self._authorise(match, token)
+            self._check_playing(match)
+            if version is not None and version != match.version:
+                raise ServiceError(409, "stale-version",
+                                   f"The match is at version {match.version}, not {version}.",
+                                   version=match.version)
+            turn = match.board.turn
+            if turn not in seats:
+                raise ServiceError(403, "not-your-turn", f"It is seat {turn}'s turn, not yours.")
+            try:
+                match.board.push(move)
+            except IllegalMove as exc:
+                raise ServiceError(400, "illegal-move", exc.reason)
+            match.board.pop()  # validated; _record_event writes first, then applies
+            self._record_event(match, "move", {"move": move}, turn)
+            return self._publish(match)
+
+    def _check_playing(self, match: Match) -> None:
+        if match.outcome() is not None:
+            raise ServiceError(409, "game-over", "The game is over.")
+        if not match.started:
+            raise ServiceError(409, "not-started", "The match has not started yet.")
+
+    def _publish(self, match: Match) -> dict:
+        state = self._state(match)
+        self.listener(match.id, "state", state)
+        return state
+
+    def rewind(self, match_id, token, to) -> dict:
+        """Go back to the position after `to` moves and continue from there (local games)."""
+        match = self._get(match_id)
+        to = _int(to, "to", optional=False)
+        with match.lock:
+            seats = self._authorise(match, token)
+            if match.row.mode == "online":
+                raise ServiceError(403, "not-allowed", "Take-backs and rewinds are for local games.")
+            del seats
+            plies = len(match.board.moves)
+            if not 0 <= to < plies:
+                raise bad_request(f"to must be from 0 to {plies - 1}." if plies else "There is no move to take back.",
+                                  "bad-rewind")
+            self._record_event(match, "rewind", {"to": to}, None)
+            return self._publish(match)
+
+    def takeback(self, match_id, token) -> dict:
+        match = self._get(match_id)
+        with match.lock:
+            plies = len(match.board.moves)
+        return self.rewind(match_id, token, plies - 1)
+
+    def resign(self, match_id, token) -> dict:
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            self._check_playing(match)
+            if match.row.mode == "local":
+                raise ServiceError(403, "not-allowed", "In a local game, restart instead of resigning.")
+            if match.board.players != 2:
+                raise ServiceError(403, "not-allowed", "Resigning is for two-player games.")
+            self._record_event(match, "resign", {"seat": seats[0]}, seats[0])
+            return self._publish(match)
+
+    def start(self, match_id, token) -> dict:
+        """The creator starts a match that waits for its players; unclaimed seats are left out."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            if match.started:
+                raise ServiceError(409, "already-started", "The match has already started.")
+            if 1 not in seats:
+                raise ServiceError(403, "not-allowed", "Only the match's creator can start it.")
+            game = games.get(match.row.game)
+            claimed = [s.seat for s in match.row.seats if s.token_hash is not None]
+            if len(claimed) < max(game.seats[0], 1) or claimed != list(range(1, len(claimed) + 1)):
+                raise ServiceError(409, "not-enough-players", "Wait until enough players have joined.")
+            options = {"players": len(claimed)} if "players" in game.options else {}
+            self._record_event(match, "start", {"options": options}, 1)
+            return self._publish(match)
+
+    def rematch(self, match_id, token) -> dict:
+        """A new online match with the same options; the asker takes the other colour."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            players = match.board.players
+            name = next((s.name for s in match.row.seats if s.seat == seats[0]), None)
+        seat = seats[0] % players + 1 if match.row.mode == "online" else 1
+        created = self.create(match.row.game, dict(match.row.options), match.row.mode, seats=[seat], player=name)
+        self.listener(match.id, "rematch", {"match": created["match"], "from": match.id})
+        return created
+
+    def import_record(self, record, mode="local", player=None) -> dict:
+        """A new match that continues from an exported record (its game, options and moves)."""
+        if not isinstance(record, dict):
+            raise bad_request("A record must be a JSON object with game, options and moves.", "bad-record")
+        moves = record.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise bad_request("moves must be a list of strings.", "bad-record")
+        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise bad_request(f"This is not a {RECORD_FORMAT} file.", "bad-record")
+        try:
+            return self.create(record.get("game"), record.get("options") or {}, mode, player=player,
+                               moves=moves)
+        except ServiceError as exc:
+            if exc.error in ("bad-options", "unknown-game"):
+                raise bad_request(exc.reason, "bad-record")
+            raise

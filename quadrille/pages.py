@@ -1,0 +1,91 @@
+"""The server-rendered pages: the lobby, a match, and the embeddable match for iframes."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Blueprint, abort, current_app, render_template, request
+
+import games
+
+from .errors import ServiceError
+from .http_api import installed_games
+
+bp = Blueprint("pages", __name__)
+
+
+def playable(name: str) -> bool:
+    """A game is playable in the browser once its renderer exists in static/games/."""
+    return (Path(current_app.static_folder) / "games" / f"{name}.js").is_file()
+
+
+def lobby_games() -> list[dict]:
+    entries = []
+    for game in installed_games():
+        name = game.name
+        entries.append({**game.to_dict(), "playable": playable(name),
+                        "warnings": game.warnings({})})
+    return sorted(entries, key=lambda g: (not g["playable"], g["title"]))
+
+
+@bp.get("/")
+def lobby():
+    return render_template("lobby.html", games=lobby_games())
+
+
+def render_match(match_id: str, embed: bool, token: str | None = None):
+    service = current_app.extensions["quadrille"]
+    try:
+        state = service.state(match_id)
+    except ServiceError:
+        abort(404)
+    game = games.get(state["game"])
+    return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
+                           playable=playable(state["game"]), initial_token=token)
+
+
+@bp.get("/m/<match_id>")
+def match_page(match_id):
+    return render_match(match_id, embed=False)
+
+
+@bp.get("/embed/<match_id>")
+def embed_page(match_id):
+    return render_match(match_id, embed=True)
+
+
+@bp.get("/embed/new/<game_name>")
+def embed_new(game_name):
+    """A fresh local (hot-seat) game inside an iframe: options come from the query string.
+
+    The seat token is written into the page itself (not a cookie), so the frame
+    works where third-party cookies are blocked.
+    """
+    if game_name not in games.names():
+        abort(404)
+    game = games.get(game_name)
+    options = {}
+    for key, value in request.args.items():
+        option = game.options.get(key)
+        if option is None:
+            continue
+        options[key] = parse_option(option, value)
+    service = current_app.extensions["quadrille"]
+    try:
+        created = service.create(game_name, options, "local")
+    except ServiceError as exc:
+        return render_template("error.html", reason=exc.reason), exc.status
+    return render_match(created["match"], embed=True, token=created["token"])
+
+
+def parse_option(option, text: str):
+    """Query-string text to an option value of the right type (left as text if it does not parse)."""
+    if option.kind == "int":
+        try:
+            return int(text)
+        except ValueError:
+            return text
+    if option.kind == "bool":
+        return {"true": True, "1": True, "false": False, "0": False}.get(text.lower(), text)
+    if option.kind == "list":
+        return [item for item in text.split(",") if item]
+    return text

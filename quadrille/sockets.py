@@ -1,0 +1,122 @@
+"""The Socket.IO door (for the pages): every event is acknowledged; changes reach the match's room.
+
+Each handler parses its payload, calls the match service and answers
+{"ok": true, ...} or {"ok": false, "error", "reason"}. Presence (which seats are
+connected, how many watch) is kept here, because only this door knows sockets.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from functools import wraps
+
+from flask import request
+from flask_socketio import SocketIO, join_room, leave_room
+
+from .errors import ServiceError, bad_request
+from .matches import MatchService
+
+log = logging.getLogger("quadrille")
+
+
+def room_of(match_id: str) -> str:
+    return f"match:{match_id}"
+
+
+class Presence:
+    """Who is connected to which match: sid -> (match, seats held)."""
+
+    def __init__(self):
+        self._by_sid: dict[str, tuple[str, list[int]]] = {}
+        self._lock = threading.Lock()
+
+    def enter(self, sid: str, match_id: str, seats: list[int]) -> str | None:
+        with self._lock:
+            previous = self._by_sid.get(sid)
+            self._by_sid[sid] = (match_id, seats)
+        return previous[0] if previous and previous[0] != match_id else None
+
+    def leave(self, sid: str) -> str | None:
+        with self._lock:
+            entry = self._by_sid.pop(sid, None)
+        return entry[0] if entry else None
+
+    def summary(self, match_id: str) -> dict:
+        with self._lock:
+            entries = [seats for (m, seats) in self._by_sid.values() if m == match_id]
+        online = sorted({s for seats in entries for s in seats})
+        return {"match": match_id, "online": online, "spectators": sum(1 for seats in entries if not seats)}
+
+
+def register(socketio: SocketIO, service: MatchService) -> Presence:
+    presence = Presence()
+
+    def acknowledged(handler):
+        """Turn a handler's result or ServiceError into the acknowledgement; never raise to the client."""
+        @wraps(handler)
+        def wrapper(data=None):
+            try:
+                if not isinstance(data, dict):
+                    raise bad_request("The event's payload must be an object.")
+                return {"ok": True, **(handler(data) or {})}
+            except ServiceError as exc:
+                return {"ok": False, **exc.to_dict()}
+            except Exception:  # a bug must not leave the client waiting for its acknowledgement
+                log.exception("unexpected error in socket event %s", handler.__name__)
+                return {"ok": False, "error": "server-error",
+                        "reason": "Something went wrong on the server; nothing was changed."}
+        return wrapper
+
+    def announce(match_id: str) -> None:
+        socketio.emit("presence", presence.summary(match_id), to=room_of(match_id))
+
+    @socketio.on("watch")
+    @acknowledged
+    def watch(data):
+        match_id = data.get("match")
+        state = service.state(match_id)
+        seats = service.seats_of(match_id, data.get("token"))
+        left = presence.enter(request.sid, match_id, seats)
+        if left:
+            leave_room(room_of(left))
+            announce(left)
+        join_room(room_of(match_id))
+        announce(match_id)
+        return {"state": state, "you": {"seats": seats}, "presence": presence.summary(match_id)}
+
+    @socketio.on("move")
+    @acknowledged
+    def move(data):
+        state = service.play(data.get("match"), data.get("token"), data.get("move"), data.get("version"))
+        return {"version": state["version"]}
+
+    @socketio.on("claim")
+    @acknowledged
+    def claim(data):
+        claimed = service.claim(data.get("match"), data.get("seat"), data.get("player"))
+        presence.enter(request.sid, claimed["match"], claimed["seats"])
+        announce(claimed["match"])
+        return claimed
+
+    def decision(name, call):
+        @socketio.on(name)
+        @acknowledged
+        def handler(data):
+            state = call(data)
+            return {"version": state["version"]} if "version" in state else state
+        return handler
+
+    decision("takeback", lambda d: service.takeback(d.get("match"), d.get("token")))
+    decision("rewind", lambda d: service.rewind(d.get("match"), d.get("token"), d.get("to")))
+    decision("resign", lambda d: service.resign(d.get("match"), d.get("token")))
+    decision("start", lambda d: service.start(d.get("match"), d.get("token")))
+    decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token")))
+    decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
+
+    @socketio.on("disconnect")
+    def disconnect(*_args):
+        left = presence.leave(request.sid)
+        if left:
+            announce(left)
+
+    return presence

@@ -1,0 +1,190 @@
+"""Storage of matches: options, seats and the append-only list of events.
+
+Storage never imports an engine: it keeps options and move strings, and the
+match service replays them. It speaks SQLAlchemy Core, so a server database can
+stand behind the same interface later; the default is an embedded SQLite file.
+
+SQLite runs in WAL mode with synchronous=NORMAL: a commit costs ~12 us and a
+killed server process loses nothing that was committed (only a power cut could
+lose the last transactions, which FULL would protect at the price of stalling
+the event loop on slow disks).
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from sqlalchemy import (Column, Float, Integer, MetaData, String, Table, Text, create_engine, event,
+                        func, insert, select, update)
+from sqlalchemy.exc import IntegrityError
+
+metadata = MetaData()
+
+matches_table = Table(
+    "matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),       # JSON object
+    Column("mode", String(16), nullable=False),    # online | local | ai
+    Column("name", String(64), index=True),        # match name for by-name play, else NULL
+    Column("meta", Text, nullable=False, default="{}"),  # JSON: e.g. ai settings
+    Column("created", Float, nullable=False),
+)
+
+seats_table = Table(
+    "seats", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),    # human | ai
+    Column("token_hash", String(64)),              # sha256 hex of the seat token; NULL = free
+    Column("name", String(64)),                    # display name
+    Column("claimed", Float),
+)
+
+events_table = Table(
+    "events", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),      # 1, 2, ...: the match version after this event
+    Column("kind", String(16), nullable=False),    # move | rewind | resign | start | ...
+    Column("data", Text, nullable=False),          # JSON
+    Column("seat", Integer),
+    Column("at", Float, nullable=False),
+)
+
+
+class Conflict(Exception):
+    """A write lost a race (an event with this sequence number already exists)."""
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str = "human"
+    token_hash: str | None = None
+    name: str | None = None
+    claimed: float | None = None
+
+
+@dataclass
+class EventRow:
+    seq: int
+    kind: str
+    data: dict
+    seat: int | None
+    at: float
+
+
+@dataclass
+class MatchRow:
+    id: str
+    game: str
+    options: dict
+    mode: str
+    name: str | None = None
+    meta: dict = field(default_factory=dict)
+    created: float = field(default_factory=time.time)
+    seats: list[SeatRow] = field(default_factory=list)
+    events: list[EventRow] = field(default_factory=list)
+
+
+def _sqlite_pragmas(dbapi_connection, _record):
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Storage:
+    """Matches, seats and events in a SQL database (SQLite by default)."""
+
+    def __init__(self, url: str):
+        self.engine = create_engine(url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        metadata.create_all(self.engine)
+
+    @classmethod
+    def sqlite(cls, path: str) -> "Storage":
+        return cls(f"sqlite:///{path}")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writes -------------------------------------------------------------
+    def create_match(self, m: MatchRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(matches_table).values(
+                id=m.id, game=m.game, options=json.dumps(m.options), mode=m.mode, name=m.name,
+                meta=json.dumps(m.meta), created=m.created))
+            for s in m.seats:
+                conn.execute(insert(seats_table).values(
+                    match_id=m.id, seat=s.seat, kind=s.kind, token_hash=s.token_hash, name=s.name,
+                    claimed=s.claimed))
+            for e in m.events:
+                conn.execute(insert(events_table).values(
+                    match_id=m.id, seq=e.seq, kind=e.kind, data=json.dumps(e.data), seat=e.seat, at=e.at))
+
+    def append_event(self, match_id: str, e: EventRow) -> None:
+        """Append one event; Conflict if its sequence number is taken (a lost race)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(events_table).values(
+                    match_id=match_id, seq=e.seq, kind=e.kind, data=json.dumps(e.data), seat=e.seat, at=e.at))
+        except IntegrityError as exc:
+            raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
+
+    def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None, at: float) -> bool:
+        """Give a free seat to a token; False if it was taken meanwhile."""
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(seats_table)
+                .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat,
+                       seats_table.c.token_hash.is_(None), seats_table.c.kind == "human")
+                .values(token_hash=token_hash, name=name, claimed=at))
+            return result.rowcount == 1
+
+    def update_seat(self, match_id: str, seat: SeatRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat.seat)
+                .values(kind=seat.kind, token_hash=seat.token_hash, name=seat.name, claimed=seat.claimed))
+
+    # -- reads --------------------------------------------------------------
+    def load_match(self, match_id: str) -> MatchRow | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).first()
+            if row is None:
+                return None
+            seats = conn.execute(select(seats_table).where(seats_table.c.match_id == match_id)
+                                 .order_by(seats_table.c.seat)).all()
+            events = conn.execute(select(events_table).where(events_table.c.match_id == match_id)
+                                  .order_by(events_table.c.seq)).all()
+        return MatchRow(
+            id=row.id, game=row.game, options=json.loads(row.options), mode=row.mode, name=row.name,
+            meta=json.loads(row.meta or "{}"), created=row.created,
+            seats=[SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in seats],
+            events=[EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events])
+
+    def find_by_name(self, name: str) -> str | None:
+        """The newest match with this name, or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(matches_table.c.id).where(matches_table.c.name == name)
+                               .order_by(matches_table.c.created.desc()).limit(1)).first()
+        return row.id if row else None
+
+    def recent_matches(self, limit: int = 20) -> list[dict]:
+        """The most recently active matches, newest first: id, game, mode, name, version, created."""
+        last = (select(events_table.c.match_id, func.max(events_table.c.seq).label("version"),
+                       func.max(events_table.c.at).label("at"))
+                .group_by(events_table.c.match_id).subquery())
+        query = (select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.name,
+                        matches_table.c.created, last.c.version, last.c.at)
+                 .join(last, last.c.match_id == matches_table.c.id, isouter=True)
+                 .order_by(func.coalesce(last.c.at, matches_table.c.created).desc()).limit(limit))
+        with self.engine.connect() as conn:
+            return [dict(id=r.id, game=r.game, mode=r.mode, name=r.name, created=r.created,
+                         version=r.version or 0) for r in conn.execute(query)]

@@ -1,0 +1,100 @@
+// Trails and Towers renderer: draws the server's view on the server-rendered grid, and turns
+// clicks and keys into directions. A click on any cell in line with the active head chooses that
+// direction (the rules decide how far it goes); anything else does nothing.
+(function () {
+  "use strict";
+  const KEYS = {
+    ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
+    w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
+  };
+  const CLASS = { ".": "free", "1": "p1", "2": "p2", T: "tower" };
+
+  function directionOf(head, r, c) {
+    if (c === head[1] && r !== head[0]) return r < head[0] ? "up" : "down";
+    if (r === head[0] && c !== head[1]) return c < head[1] ? "left" : "right";
+    return null;
+  }
+
+  Quadrille.register("trails", {
+    seatLabel: (seat) => ({ 1: "Blue", 2: "Red" })[seat] || `Seat ${seat}`,
+
+    mount(area, ctx) {
+      let view = null;
+      let live = true;
+
+      function board() { return area.querySelector(".trails-board"); }
+
+      function build(size) {
+        // Rebuild the grid only when the size changes (e.g. after importing a record of another size).
+        const old = board();
+        const grid = document.createElement("div");
+        grid.className = "trails-board";
+        grid.id = "board";
+        grid.setAttribute("role", "grid");
+        grid.dataset.size = size;
+        grid.style.setProperty("--n", size);
+        for (let r = 0; r < size; r++) {
+          const row = document.createElement("div");
+          row.className = "trails-row";
+          row.setAttribute("role", "row");
+          for (let c = 0; c < size; c++) {
+            const cell = document.createElement("div");
+            cell.setAttribute("role", "gridcell");
+            cell.className = "cell free";
+            cell.dataset.r = r;
+            cell.dataset.c = c;
+            row.appendChild(cell);
+          }
+          grid.appendChild(row);
+        }
+        old.replaceWith(grid);
+        listen(grid);
+      }
+
+      function listen(grid) {
+        grid.addEventListener("click", (event) => {
+          const cell = event.target.closest(".cell");
+          if (!cell || !view || !live || view.turn == null) return;
+          const head = view.heads[view.turn - 1];
+          const move = directionOf(head, Number(cell.dataset.r), Number(cell.dataset.c));
+          if (move) ctx.play(move);
+        });
+      }
+      listen(board());
+
+      function draw(nextView, state, isLive) {
+        view = nextView;
+        live = isLive;
+        if (Number(board().dataset.size) !== view.size) build(view.size);
+        const green = new Set(view.green.map(([r, c]) => r * view.size + c));
+        const last = new Set(view.last_move ? view.last_move.cells.map(([r, c]) => r * view.size + c) : []);
+        const active = view.turn ? view.heads[view.turn - 1] : null;
+        const cells = board().querySelectorAll(".cell");
+        cells.forEach((cell) => {
+          const r = Number(cell.dataset.r), c = Number(cell.dataset.c), i = r * view.size + c;
+          let cls = "cell " + CLASS[view.cells[r][c]];
+          if (green.has(i)) cls += " green";
+          if (last.has(i)) cls += " last";
+          if (active && active[0] === r && active[1] === c) cls += " head";
+          if (view.heads[0][0] === r && view.heads[0][1] === c) cls += " head1";
+          if (view.heads[1][0] === r && view.heads[1][1] === c) cls += " head2";
+          if (cell.className !== cls) cell.className = cls;
+        });
+        board().classList.toggle("replaying", !isLive);
+        board().dataset.turn = view.turn || "";
+        for (const b of area.querySelectorAll("[data-taken]")) b.textContent = view.taken[Number(b.dataset.taken) - 1];
+        const needed = area.querySelector("#towers-needed");
+        if (needed) needed.textContent = view.towers_needed ? `${view.towers_needed} towers win` : "no tower win possible";
+      }
+
+      function key(event) {
+        const move = KEYS[event.key];
+        if (!move || !view || view.turn == null) return false;
+        ctx.play(move);
+        return true;
+      }
+
+      return { draw, key };
+    },
+  });
+})();

@@ -1,0 +1,24 @@
+// Seat tokens live in the page's own storage (never a cookie), keyed by match.
+// Inside a sandboxed or storage-less frame, they fall back to memory for the page's lifetime.
+(function () {
+  "use strict";
+  const memory = {};
+  function store() {
+    try { const s = window.localStorage; s.setItem("quadrille.probe", "1"); s.removeItem("quadrille.probe"); return s; }
+    catch (e) { return null; }
+  }
+  const Tokens = {
+    get(match) {
+      const s = store();
+      return (s && s.getItem("quadrille.token." + match)) || memory[match] || null;
+    },
+    set(match, token) {
+      memory[match] = token;
+      const s = store();
+      if (s) s.setItem("quadrille.token." + match, token);
+    },
+    getName() { const s = store(); return (s && s.getItem("quadrille.player")) || ""; },
+    setName(name) { const s = store(); if (s) s.setItem("quadrille.player", name); },
+  };
+  window.QuadrilleTokens = Tokens;
+})();
