@@ -1,0 +1,220 @@
+"""Gamma: the University of Warsaw IPP 2019/20 assignment game (rules/gamma.md).
+
+A width x height board, any number of players, at most `areas` connected areas per
+player, one golden move each. `GammaBoard` is the turn-based engine of the engine
+contract (design/engine.md); `games.gamma.engine.Gamma` is the assignment's own API
+(move, golden move, busy/free fields, golden possible, board), which the batch and
+interactive programs (`python -m games.gamma`) use directly.
+
+Notation (rules/gamma.md, "Notation"): `x,y` occupies the empty field (x, y), x the
+column, y the row, y = 0 the bottom row; `gx,y` is the golden move onto (x, y); `skip`
+passes. Numbers are plain decimal without leading zeros. Players who cannot move at
+all are skipped inside `push`; when nobody can move the game is over.
+"""
+from __future__ import annotations
+
+import re
+
+from games.base import Board, Game, IllegalMove, Option, Outcome
+from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
+
+__all__ = ["GAME", "GammaBoard", "Gamma"]
+
+MAX_SIDE = 2048          # 2048 x 2048 = engine.MAX_FIELDS
+_MOVE = re.compile(r"(g?)(0|[1-9][0-9]{0,9}),(0|[1-9][0-9]{0,9})")
+
+
+class GammaBoard(Board):
+    """The turn-based game: players 1, 2, ..., players, 1, ... (skipping those who cannot move)."""
+
+    game_name = "gamma"
+
+    def __init__(self, options: dict):
+        self.options = dict(options)
+        self.players = options["players"]
+        self.core = Gamma(options["width"], options["height"], options["players"], options["areas"])
+        self._moves: list[str] = []
+        self._turns: list[int] = []      # the seat that played each move
+        self._turn: int | None = 1
+
+    # ------------------------------------------------------------------ contract
+    @property
+    def turn(self) -> int | None:
+        return self._turn
+
+    @property
+    def moves(self) -> list[str]:
+        return list(self._moves)
+
+    def _parse(self, move) -> tuple:
+        """('skip',) or (golden: bool, x, y); IllegalMove if malformed."""
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
+        if move == "skip":
+            return ("skip",)
+        m = _MOVE.fullmatch(move)
+        if m is None:
+            raise IllegalMove(f"{move!r} is not a gamma move: expected x,y (a field), gx,y (a golden move) or skip")
+        return (bool(m[1]), int(m[2]), int(m[3]))
+
+    def is_legal(self, move) -> bool:
+        """Cheap legality test of one move for the seat to act (no list of all moves)."""
+        p = self._turn
+        if p is None:
+            return False
+        try:
+            parsed = self._parse(move)
+        except IllegalMove:
+            return False
+        if len(parsed) == 1:
+            return True
+        golden, x, y = parsed
+        if golden:
+            return self.core.can_move_golden(p, x, y)
+        return self.core.can_move_normally(p, x, y)
+
+    def push(self, move: str) -> None:
+        p = self._turn
+        parsed = self._parse(move)
+        if p is None:
+            raise IllegalMove("the game is over")
+        core = self.core
+        if len(parsed) == 3:
+            golden, x, y = parsed
+            if golden:
+                if not core.golden_move(p, x, y):
+                    raise IllegalMove(core.why_not_golden(p, x, y))
+            elif not core.move(p, x, y):
+                raise IllegalMove(core.why_not_move(p, x, y))
+        self._moves.append(move)
+        self._turns.append(p)
+        self._turn = core.next_player(p)
+
+    def pop(self) -> str:
+        if not self._moves:
+            raise IndexError("no move to take back")
+        move = self._moves.pop()
+        self._turn = self._turns.pop()
+        if move != "skip":
+            self.core.undo()
+        return move
+
+    def legal_moves(self) -> list[str]:
+        p = self._turn
+        if p is None:
+            return []
+        core = self.core
+        xy = core.xy
+        moves = ["skip"]
+        for c in core.move_targets(p):
+            x, y = xy(c)
+            moves.append(f"{x},{y}")
+        for c in core.golden_targets(p):
+            x, y = xy(c)
+            moves.append(f"g{x},{y}")
+        moves.sort()
+        return moves
+
+    def scores(self) -> tuple:
+        busy = self.core.busy_fields
+        return tuple(busy(q) for q in range(1, self.players + 1))
+
+    def outcome(self) -> Outcome | None:
+        if self._turn is not None:
+            return None
+        scores = self.scores()
+        best = max(scores)
+        winners = tuple(q for q, s in enumerate(scores, 1) if s == best)
+        return Outcome(winners, scores, "stuck")
+
+    def copy(self) -> "GammaBoard":
+        other = object.__new__(GammaBoard)
+        other.options = dict(self.options)
+        other.players = self.players
+        other.core = self.core.clone()
+        other._moves = list(self._moves)
+        other._turns = list(self._turns)
+        other._turn = self._turn
+        return other
+
+    def view(self) -> dict:
+        """Everything a browser needs to draw the position.
+
+        `cells[y][x]` is the seat on field (x, y), 0 if empty; y = 0 is the bottom row
+        (draw the rows in reverse). `legal` lists the fields ([x, y]) the seat to act may
+        take with a normal move, `golden` those a golden move may take; `stats[i]` is
+        seat i + 1's busy fields, free fields (as the assignment counts them), areas, and
+        whether its golden move is used or possible now."""
+        core = self.core
+        p = self._turn
+        xy = core.xy
+        stats = [{
+            "seat": q,
+            "busy": core.busy_fields(q),
+            "free": core.free_fields(q),
+            "areas": core.areas_of(q),
+            "golden_used": core.golden_used(q),
+            "golden_possible": core.golden_possible(q),
+        } for q in range(1, self.players + 1)]
+        outcome = self.outcome()
+        return {
+            "game": "gamma",
+            "width": core.width,
+            "height": core.height,
+            "players": self.players,
+            "areas": core.max_areas,
+            "origin": "bottom-left",
+            "cells": core.rows(),
+            "turn": p,
+            "stats": stats,
+            "legal": [list(xy(c)) for c in core.move_targets(p)] if p is not None else [],
+            "golden": [list(xy(c)) for c in core.golden_targets(p)] if p is not None else [],
+            "moves": len(self._moves),
+            "last": self._moves[-1] if self._moves else None,
+            "over": p is None,
+            "outcome": outcome.to_dict() if outcome is not None else None,
+        }
+
+    # ------------------------------------------------------------------ the assignment's queries
+    def busy_fields(self, player: int) -> int:
+        return self.core.busy_fields(player)
+
+    def free_fields(self, player: int) -> int:
+        return self.core.free_fields(player)
+
+    def golden_possible(self, player: int) -> bool:
+        return self.core.golden_possible(player)
+
+    def board(self) -> str:
+        """The assignment's board printout (top row first)."""
+        return self.core.board()
+
+
+def _notes(options: dict) -> list[str]:
+    notes = []
+    fields = options["width"] * options["height"]
+    if options["players"] > fields:
+        notes.append(f"{options['players']} players on {fields} fields: some players will never place a pawn.")
+    if options["areas"] >= fields:
+        notes.append("The area limit is at least the number of fields, so it never binds.")
+    return notes
+
+
+GAME = Game(
+    name="gamma",
+    title="Gamma",
+    seats=(1, MAX_PLAYERS),
+    options={
+        "width": Option(10, "int", range=(1, MAX_SIDE), help="columns of the board"),
+        "height": Option(10, "int", range=(1, MAX_SIDE), help="rows of the board"),
+        "players": Option(2, "int", range=(1, MAX_PLAYERS), help="number of players"),
+        "areas": Option(3, "int", range=(1, UINT32_MAX),
+                        help="the most connected areas a player may own at any moment"),
+    },
+    board_class=GammaBoard,
+    summary=("Take turns to put pawns on empty fields, but never own more than the allowed number of "
+             "connected areas. Once per game you may make a golden move: take a field from another "
+             "player, as long as nobody ends up over the limit. Players who cannot move are skipped; "
+             "when nobody can move, whoever holds the most fields wins."),
+    notes=_notes,
+)

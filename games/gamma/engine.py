@@ -1,0 +1,650 @@
+"""Gamma's fast core: the University of Warsaw assignment's engine functions.
+
+`Gamma(width, height, players, areas)` is the C API of `gamma.h` (rules/gamma.md §2):
+`move`, `golden_move`, `busy_fields`, `free_fields`, `golden_possible`, `board`, plus
+`undo` (make/unmake, for the turn-based board and the AI) and a few queries that the
+browser view needs (`move_targets`, `golden_targets`, `areas_of`).
+
+Layout, chosen for speed in pure Python:
+
+* The board is one flat list, padded with a sentinel (-1): one extra column (shared by
+  the left and the right edge, since rows wrap) and one extra row below and above.
+  Field (x, y) is cell `(y + 1) * S + x` with `S = width + 1`; its neighbours are
+  `c - 1, c + 1, c - S, c + S`, and no bounds checks are needed.
+* Areas are a union-find per board (union by size, no path compression, so that every
+  change can be undone by restoring a few slots). A golden move relabels only the
+  victim's component it cuts, by a BFS over that component.
+* Counters kept incrementally on every change: busy fields, areas and "empty fields
+  next to one of my fields" per player, empty fields on the board. `free_fields` is
+  O(1); `golden_possible` is O(1) below the area limit and, at the limit, a scan of the
+  player's border that is cached until the board changes.
+
+Coordinates and players are plain Python ints; every query validates them the way
+the C functions do (an invalid player or field gives 0/False, never an exception).
+"""
+from __future__ import annotations
+
+UINT32_MAX = 0xFFFFFFFF
+# Refused sizes fail cleanly (ValueError) instead of exhausting memory. A 2048 x 2048
+# board, a 1 x 4,194,304 strip and 1,048,576 players all fit (rules/gamma.md §2.1).
+MAX_FIELDS = 1 << 22
+MAX_PLAYERS = 1 << 20
+
+_SENTINEL = -1
+_MOVE = 0
+_GOLDEN = 1
+
+
+class Gamma:
+    """One game of gamma. Raises ValueError for parameters that are 0, above
+    UINT32_MAX, or too large to hold (the C `gamma_new` returning NULL)."""
+
+    def __init__(self, width: int, height: int, players: int, areas: int, *, undo: bool = True):
+        for name, value in (("width", width), ("height", height), ("players", players), ("areas", areas)):
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"{name} must be an integer, got {value!r}")
+            if value < 1:
+                raise ValueError(f"{name} must be positive, got {value}")
+            if value > UINT32_MAX:
+                raise ValueError(f"{name} must be at most {UINT32_MAX}, got {value}")
+        if width * height > MAX_FIELDS:
+            raise ValueError(f"a {width}x{height} board has {width * height} fields; "
+                             f"at most {MAX_FIELDS} fit in memory")
+        if players > MAX_PLAYERS:
+            raise ValueError(f"{players} players is too many; at most {MAX_PLAYERS}")
+        self.width = width
+        self.height = height
+        self.players = players
+        self.max_areas = areas
+        S = width + 1
+        N = S * (height + 2)
+        self._S = S
+        try:
+            owner = [0] * N
+            owner[0:S] = [_SENTINEL] * S
+            owner[N - S:N] = [_SENTINEL] * S
+            owner[width::S] = [_SENTINEL] * len(range(width, N, S))
+            self._owner = owner
+            self._parent = [0] * N
+            self._size = [0] * N
+            self._pos = [0] * N              # index of a cell in its owner's cell list
+            n = players + 1
+            self._busy = [0] * n
+            self._areas = [0] * n
+            self._near = [0] * n             # empty fields next to at least one own field
+            self._used = bytearray(n)        # golden move made
+            self._stamp = [0] * n            # version of the player's last change
+            self._cells: list = [None] * n   # the player's cells, created lazily
+        except MemoryError:  # pragma: no cover - depends on the machine
+            raise ValueError(f"not enough memory for a {width}x{height} board with {players} players") from None
+        self._empty = width * height
+        self._total = 0
+        self._version = 0
+        self._log: list | None = [] if undo else None
+        self._gp_cache: dict = {}            # player -> (version, golden_possible)
+        self._cut_cache: dict = {}           # player -> (stamp, {cell: pieces after removal})
+        self._board_cache = (-1, b"")
+
+    # ------------------------------------------------------------------ geometry
+    def _cell(self, x: int, y: int) -> int:
+        return (y + 1) * self._S + x
+
+    def xy(self, c: int) -> tuple[int, int]:
+        r, x = divmod(c, self._S)
+        return x, r - 1
+
+    def _valid(self, p, x, y) -> bool:
+        return 0 < p <= self.players and 0 <= x < self.width and 0 <= y < self.height
+
+    # ------------------------------------------------------------------ counters
+    def _set_owner(self, c: int, new: int) -> None:
+        """Give cell c to `new` (0 = empty) and keep busy/near/empty counters right."""
+        o = self._owner
+        old = o[c]
+        S = self._S
+        near = self._near
+        a, b, d, u = c - 1, c + 1, c - S, c + S
+        if old == 0 or new == 0:
+            # c itself stops (or starts) being an empty field next to its neighbours' owners.
+            delta = -1 if old == 0 else 1
+            qa, qb, qd, qu = o[a], o[b], o[d], o[u]
+            if qa > 0:
+                near[qa] += delta
+            if qb > 0 and qb != qa:
+                near[qb] += delta
+            if qd > 0 and qd != qa and qd != qb:
+                near[qd] += delta
+            if qu > 0 and qu != qa and qu != qb and qu != qd:
+                near[qu] += delta
+        # Empty neighbours of c lose `old` (if c was their only old-neighbour) and
+        # gain `new` (if they had no new-neighbour). o[c] still holds `old` here.
+        for e in (a, b, d, u):
+            if o[e] == 0:
+                na, nb, nd, nu = o[e - 1], o[e + 1], o[e - S], o[e + S]
+                if old > 0 and (na == old) + (nb == old) + (nd == old) + (nu == old) == 1:
+                    near[old] -= 1
+                if new > 0 and na != new and nb != new and nd != new and nu != new:
+                    near[new] += 1
+        o[c] = new
+        busy = self._busy
+        if old > 0:
+            busy[old] -= 1
+        else:
+            self._empty -= 1
+            self._total += 1
+        if new > 0:
+            busy[new] += 1
+        else:
+            self._empty += 1
+            self._total -= 1
+        self._version += 1
+        v = self._version
+        stamp = self._stamp
+        if old > 0:
+            stamp[old] = v
+        if new > 0:
+            stamp[new] = v
+
+    def _roots(self, p: int, c: int) -> list:
+        """Distinct union-find roots of p's areas next to cell c."""
+        o = self._owner
+        par = self._parent
+        S = self._S
+        roots = []
+        for n in (c - 1, c + 1, c - S, c + S):
+            if o[n] == p:
+                q = par[n]
+                while q != n:
+                    n = q
+                    q = par[n]
+                if n not in roots:
+                    roots.append(n)
+        return roots
+
+    def _union(self, c: int, roots: list) -> tuple:
+        """Make cell c a member of the union of `roots` (or a new area). Returns undo data."""
+        par = self._parent
+        size = self._size
+        if not roots:
+            old = size[c]
+            par[c] = c
+            size[c] = 1
+            return c, (), old
+        R = roots[0]
+        if len(roots) == 1:
+            old = size[R]
+            par[c] = R
+            size[R] = old + 1
+            return R, (), old
+        best = size[R]
+        for r in roots:
+            if size[r] > best:
+                R, best = r, size[r]
+        total = 1
+        others = []
+        for r in roots:
+            if r != R:
+                par[r] = R
+                total += size[r]
+                others.append(r)
+        par[c] = R
+        size[R] = best + total
+        return R, others, best
+
+    def _add_cell(self, p: int, c: int) -> None:
+        cells = self._cells[p]
+        if cells is None:
+            cells = self._cells[p] = []
+        self._pos[c] = len(cells)
+        cells.append(c)
+
+    def _remove_cell(self, p: int, c: int) -> int:
+        """Swap-remove c from p's cell list; returns its index (for the exact undo)."""
+        cells = self._cells[p]
+        pos = self._pos
+        i = pos[c]
+        last = cells.pop()
+        if i < len(cells):
+            cells[i] = last
+            pos[last] = i
+        return i
+
+    def _restore_cell(self, p: int, c: int, i: int) -> None:
+        cells = self._cells[p]
+        pos = self._pos
+        if i < len(cells):
+            last = cells[i]
+            cells.append(last)
+            pos[last] = len(cells) - 1
+            cells[i] = c
+        else:
+            cells.append(c)
+        pos[c] = i
+
+    # ------------------------------------------------------------------ moves
+    def move(self, player: int, x: int, y: int) -> bool:
+        """gamma_move: put a pawn of `player` on the empty field (x, y)."""
+        if not (0 < player <= self.players and 0 <= x < self.width and 0 <= y < self.height):
+            return False
+        c = (y + 1) * self._S + x
+        if self._owner[c]:
+            return False
+        roots = self._roots(player, c)
+        k = len(roots)
+        if self._areas[player] + 1 - k > self.max_areas:
+            return False
+        self._set_owner(c, player)
+        R, others, old = self._union(c, roots)
+        self._areas[player] += 1 - k
+        self._add_cell(player, c)
+        if self._log is not None:
+            self._log.append((_MOVE, player, c, R, others, old, k))
+        return True
+
+    def _pieces(self, v: int, c: int, nv: list, limit: int | None = None) -> int | list:
+        """The pieces that v's neighbours `nv` of cell c fall into once c is removed.
+
+        With `limit`, only decide whether there are at most `limit` pieces: returns the
+        count as soon as it is known (stopping each BFS once every neighbour is reached)
+        or limit + 1 once it is exceeded. Without it, returns the list of pieces (each a
+        list of cells) covering c's whole component minus c.
+        """
+        o = self._owner
+        S = self._S
+        seen = {c}
+        pieces = []
+        count = 0
+        left = len(nv)
+        for s in nv:
+            if s in seen:
+                continue
+            count += 1
+            if limit is not None and count > limit:
+                return count
+            seen.add(s)
+            left -= 1
+            piece = [s]
+            i = 0
+            while i < len(piece):
+                if limit is not None and left == 0:
+                    break
+                a = piece[i]
+                i += 1
+                for n in (a - 1, a + 1, a - S, a + S):
+                    if o[n] == v and n not in seen:
+                        seen.add(n)
+                        piece.append(n)
+                        if n in nv:
+                            left -= 1
+            pieces.append(piece)
+            if limit is not None and left == 0:
+                return count
+        return count if limit is not None else pieces
+
+    def _victim_ok(self, v: int, c: int) -> bool:
+        """Would v stay within the area limit if it lost cell c?"""
+        o = self._owner
+        S = self._S
+        nv = [n for n in (c - 1, c + 1, c - S, c + S) if o[n] == v]
+        m = len(nv)
+        allowed = self.max_areas - self._areas[v] + 1   # pieces v may end up with
+        if m <= 1 or m <= allowed:
+            return True
+        cached = self._cut_cache.get(v)
+        if cached is not None and cached[0] == self._stamp[v]:
+            return cached[1][c] <= allowed
+        return self._pieces(v, c, nv, allowed) <= allowed
+
+    def _golden_ok(self, p: int, c: int) -> bool:
+        """Is the golden move of p onto cell c legal (p valid and not yet used)?"""
+        v = self._owner[c]
+        if v <= 0 or v == p:
+            return False
+        if self._areas[p] >= self.max_areas and not self._roots(p, c):
+            return False
+        return self._victim_ok(v, c)
+
+    def golden_move(self, player: int, x: int, y: int) -> bool:
+        """gamma_golden_move: take the field (x, y) from another player, once per game."""
+        if not self._valid(player, x, y) or self._used[player]:
+            return False
+        S = self._S
+        c = (y + 1) * S + x
+        o = self._owner
+        v = o[c]
+        if v <= 0 or v == player:
+            return False
+        roots = self._roots(player, c)
+        k = len(roots)
+        if self._areas[player] + 1 - k > self.max_areas:
+            return False
+        nv = [n for n in (c - 1, c + 1, c - S, c + S) if o[n] == v]
+        if len(nv) > self.max_areas - self._areas[v] + 1 and not self._victim_ok(v, c):
+            return False
+        # Relabel v's component without c: each piece becomes a flat tree.
+        pieces = self._pieces(v, c, nv)
+        par = self._parent
+        size = self._size
+        saved = [(c, par[c], size[c])]
+        for piece in pieces:
+            r = piece[0]
+            for a in piece:
+                saved.append((a, par[a], size[a]))
+                par[a] = r
+            size[r] = len(piece)
+        j = len(pieces)
+        i = self._remove_cell(v, c)
+        self._set_owner(c, player)
+        R, others, old = self._union(c, roots)
+        self._areas[player] += 1 - k
+        self._areas[v] += j - 1
+        self._add_cell(player, c)
+        self._used[player] = 1
+        if self._log is not None:
+            self._log.append((_GOLDEN, player, c, R, others, old, k, v, j, i, saved))
+        return True
+
+    def undo(self) -> None:
+        """Take back the last successful move or golden move (IndexError if none)."""
+        if not self._log:
+            raise IndexError("nothing to undo")
+        rec = self._log.pop()
+        p, c, R, others, old, k = rec[1:7]
+        par = self._parent
+        for r in others:
+            par[r] = r
+        self._size[R] = old
+        self._areas[p] -= 1 - k
+        cells = self._cells[p]
+        cells.pop()
+        if rec[0] == _MOVE:
+            self._set_owner(c, 0)
+            return
+        v, j, i, saved = rec[7:]
+        self._restore_cell(v, c, i)
+        self._set_owner(c, v)
+        size = self._size
+        for a, pa, sz in saved:
+            par[a] = pa
+            size[a] = sz
+        self._areas[v] -= j - 1
+        self._used[p] = 0
+
+    @property
+    def history_length(self) -> int:
+        return len(self._log) if self._log is not None else 0
+
+    # ------------------------------------------------------------------ queries
+    def busy_fields(self, player: int) -> int:
+        if not 0 < player <= self.players:
+            return 0
+        return self._busy[player]
+
+    def free_fields(self, player: int) -> int:
+        if not 0 < player <= self.players:
+            return 0
+        if self._areas[player] < self.max_areas:
+            return self._empty
+        return self._near[player]
+
+    def areas_of(self, player: int) -> int:
+        if not 0 < player <= self.players:
+            return 0
+        return self._areas[player]
+
+    def golden_used(self, player: int) -> bool:
+        return 0 < player <= self.players and bool(self._used[player])
+
+    @property
+    def empty_fields(self) -> int:
+        return self._empty
+
+    def golden_possible(self, player: int) -> bool:
+        """gamma_golden_possible, final (part 3) meaning: some golden move is legal now."""
+        if not 0 < player <= self.players or self._used[player]:
+            return False
+        if self._total == self._busy[player]:
+            return False                      # nobody else has a field
+        if self._areas[player] < self.max_areas:
+            # Any area of any player has a field whose loss does not split it (a leaf of
+            # a spanning tree), and the attacker may open a new area: always possible.
+            return True
+        cached = self._gp_cache.get(player)
+        if cached is not None and cached[0] == self._version:
+            return cached[1]
+        result = self._golden_possible_at_limit(player)
+        self._gp_cache[player] = (self._version, result)
+        return result
+
+    def _golden_possible_at_limit(self, p: int) -> bool:
+        o = self._owner
+        S = self._S
+        A = self.max_areas
+        areas = self._areas
+        seen = set()
+        hard = []
+        for a in self._cells[p] or ():
+            for c in (a - 1, a + 1, a - S, a + S):
+                v = o[c]
+                if v > 0 and v != p and c not in seen:
+                    seen.add(c)
+                    m = (o[c - 1] == v) + (o[c + 1] == v) + (o[c - S] == v) + (o[c + S] == v)
+                    if m <= 1 or m <= A - areas[v] + 1:
+                        return True
+                    hard.append(c)
+        for c in hard:
+            v = o[c]
+            if self._cut_table(v)[c] <= A - areas[v] + 1:
+                return True
+        return False
+
+    def _cut_table(self, v: int) -> dict:
+        """For every cell of v with two or more v-neighbours: how many pieces its
+        v-neighbours fall into if it is removed (iterative Tarjan, cached per player)."""
+        cached = self._cut_cache.get(v)
+        if cached is not None and cached[0] == self._stamp[v]:
+            return cached[1]
+        o = self._owner
+        S = self._S
+        disc: dict = {}
+        low: dict = {}
+        table: dict = {}
+        t = 0
+        for root in self._cells[v] or ():
+            if root in disc:
+                continue
+            disc[root] = low[root] = t
+            t += 1
+            root_children = 0
+            # stack entries: [cell, parent, next neighbour index, separated children]
+            stack = [[root, -1, 0, 0]]
+            while stack:
+                top = stack[-1]
+                a = top[0]
+                i = top[2]
+                if i < 4:
+                    top[2] = i + 1
+                    n = (a - 1, a + 1, a - S, a + S)[i]
+                    if o[n] != v or n == top[1]:
+                        continue
+                    if n in disc:
+                        if disc[n] < low[a]:
+                            low[a] = disc[n]
+                    else:
+                        disc[n] = low[n] = t
+                        t += 1
+                        stack.append([n, a, 0, 0])
+                    continue
+                stack.pop()
+                if stack:
+                    parent = stack[-1]
+                    pa = parent[0]
+                    if low[a] < low[pa]:
+                        low[pa] = low[a]
+                    if pa == root:
+                        root_children += 1
+                    elif low[a] >= disc[pa]:
+                        parent[3] += 1
+                    if top[0] != root:
+                        table[a] = 1 + top[3]
+            table[root] = root_children
+        self._cut_cache[v] = (self._stamp[v], table)
+        return table
+
+    def can_play(self, player: int) -> bool:
+        """Has `player` any move at all (a free field or a golden move)?"""
+        return self.free_fields(player) > 0 or self.golden_possible(player)
+
+    def next_player(self, player: int) -> int | None:
+        """The next player after `player` in cyclic order who can move, `player` itself
+        last; None when nobody can (the turn order of the interactive mode, §5.2)."""
+        can_play = self.can_play
+        for q in range(player + 1, self.players + 1):
+            if can_play(q):
+                return q
+        for q in range(1, player + 1):
+            if can_play(q):
+                return q
+        return None
+
+    # ------------------------------------------------------------------ lists for the browser / AI
+    def move_targets(self, player: int) -> list:
+        """Cells (flat indices, ascending) where `player` may move normally now."""
+        if not 0 < player <= self.players:
+            return []
+        o = self._owner
+        if self._areas[player] < self.max_areas:
+            if not self._empty:
+                return []
+            return [c for c in range(self._S, len(o) - self._S) if o[c] == 0]
+        S = self._S
+        found = set()
+        for a in self._cells[player] or ():
+            for c in (a - 1, a + 1, a - S, a + S):
+                if o[c] == 0:
+                    found.add(c)
+        return sorted(found)
+
+    def golden_targets(self, player: int) -> list:
+        """Cells (flat indices, ascending) that `player` may take with a golden move now."""
+        if not 0 < player <= self.players or self._used[player]:
+            return []
+        o = self._owner
+        S = self._S
+        if self._areas[player] < self.max_areas:
+            cand = [c for c in range(S, len(o) - S) if o[c] > 0 and o[c] != player]
+        else:
+            found = set()
+            for a in self._cells[player] or ():
+                for c in (a - 1, a + 1, a - S, a + S):
+                    if o[c] > 0 and o[c] != player:
+                        found.add(c)
+            cand = sorted(found)
+        A = self.max_areas
+        areas = self._areas
+        result = []
+        for c in cand:
+            v = o[c]
+            m = (o[c - 1] == v) + (o[c + 1] == v) + (o[c - S] == v) + (o[c + S] == v)
+            allowed = A - areas[v] + 1
+            if m <= 1 or m <= allowed or self._cut_table(v)[c] <= allowed:
+                result.append(c)
+        return result
+
+    def can_move_normally(self, player: int, x: int, y: int) -> bool:
+        """Would `move` succeed? (No change to the board.)"""
+        if not self._valid(player, x, y):
+            return False
+        c = (y + 1) * self._S + x
+        if self._owner[c]:
+            return False
+        return self._areas[player] + 1 - len(self._roots(player, c)) <= self.max_areas
+
+    def can_move_golden(self, player: int, x: int, y: int) -> bool:
+        """Would `golden_move` succeed? (No change to the board.)"""
+        if not self._valid(player, x, y) or self._used[player]:
+            return False
+        return self._golden_ok(player, (y + 1) * self._S + x)
+
+    def why_not_move(self, player: int, x: int, y: int) -> str:
+        if not 0 < player <= self.players:
+            return f"there is no player {player}"
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return f"({x},{y}) is off the {self.width}x{self.height} board"
+        if self._owner[(y + 1) * self._S + x]:
+            return f"({x},{y}) is taken"
+        return f"a pawn on ({x},{y}) would give player {player} more than {self.max_areas} areas"
+
+    def why_not_golden(self, player: int, x: int, y: int) -> str:
+        if not self._valid(player, x, y):
+            return self.why_not_move(player, x, y)
+        if self._used[player]:
+            return f"player {player} has already made the golden move"
+        c = (y + 1) * self._S + x
+        v = self._owner[c]
+        if v == 0:
+            return f"({x},{y}) is empty: a golden move takes another player's field"
+        if v == player:
+            return f"({x},{y}) is already player {player}'s"
+        if self._areas[player] >= self.max_areas and not self._roots(player, c):
+            return f"taking ({x},{y}) would give player {player} more than {self.max_areas} areas"
+        return f"taking ({x},{y}) would split player {v} into more than {self.max_areas} areas"
+
+    def owner_at(self, x: int, y: int) -> int:
+        """The player on (x, y), 0 if empty (no bounds check beyond the C semantics)."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return 0
+        return self._owner[(y + 1) * self._S + x]
+
+    def rows(self) -> list:
+        """The board as rows of player numbers (0 = empty), rows[y][x], y = 0 first."""
+        o = self._owner
+        S = self._S
+        W = self.width
+        return [o[r * S:r * S + W] for r in range(1, self.height + 1)]
+
+    # ------------------------------------------------------------------ printout
+    def board_bytes(self) -> bytes:
+        """gamma_board as ASCII bytes: top row first, every row ends with a newline."""
+        version, text = self._board_cache
+        if version == self._version:
+            return text
+        o = self._owner
+        S = self._S
+        W = self.width
+        if self.players <= 9:
+            table = _DIGITS
+            out = [bytes(o[r * S:r * S + W]).translate(table) for r in range(self.height, 0, -1)]
+        else:
+            wd = len(str(self.players))
+            cell = [".".rjust(wd)] + [str(q).rjust(wd) for q in range(1, self.players + 1)]
+            out = [" ".join([cell[q] for q in o[r * S:r * S + W]]).encode("ascii")
+                   for r in range(self.height, 0, -1)]
+        out.append(b"")
+        text = b"\n".join(out)
+        self._board_cache = (self._version, text)
+        return text
+
+    def board(self) -> str:
+        return self.board_bytes().decode("ascii")
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> "Gamma":
+        other = object.__new__(Gamma)
+        other.__dict__.update(self.__dict__)
+        for name in ("_owner", "_parent", "_size", "_pos", "_busy", "_areas", "_near", "_stamp"):
+            setattr(other, name, list(getattr(self, name)))
+        other._used = bytearray(self._used)
+        other._cells = [None if cs is None else list(cs) for cs in self._cells]
+        other._log = None if self._log is None else list(self._log)   # records are never mutated
+        other._gp_cache = dict(self._gp_cache)
+        other._cut_cache = dict(self._cut_cache)                       # tables are never mutated
+        return other
+
+    def state(self) -> tuple:
+        """Everything observable, for tests (push/pop inverse, equality of copies)."""
+        return (tuple(self._owner), tuple(self._busy), tuple(self._areas), tuple(self._near),
+                bytes(self._used), self._empty, self._total)
+
+
+_DIGITS = bytes([46] + [48 + q for q in range(1, 10)] + [63] * 246)
