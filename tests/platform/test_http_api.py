@@ -1,0 +1,146 @@
+"""The JSON HTTP door: the shapes of docs/api.md, and a clear error for every bad request."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from quadrille import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "api.db")})
+    yield app
+    app.extensions["quadrille.storage"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_match(client, **body):
+    response = client.post("/api/matches", json={"game": "trails", **body})
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def test_games_lists_names_titles_seats_and_options(client):
+    games = {g["name"]: g for g in client.get("/api/games").get_json()}
+    trails = games["trails"]
+    assert trails["title"] == "Trails and Towers" and trails["seats"] == [2, 2]
+    assert trails["options"]["size"] == {**trails["options"]["size"], "default": 11, "kind": "int", "range": [3, 25]}
+
+
+def test_create_returns_match_seat_token_url_and_invite(client):
+    created = new_match(client, options={"size": 9})
+    assert set(created) >= {"match", "seat", "token", "url", "invite"}
+    assert created["url"].endswith(f"/m/{created['match']}") and created["token"] not in created["invite"]
+    state = client.get(f"/api/matches/{created['match']}").get_json()
+    assert set(state) >= {"match", "game", "options", "version", "turn", "legal", "view", "moves", "outcome", "seats"}
+    assert state["outcome"] is None and state["legal"] == ["down", "right"]
+
+
+def test_a_whole_exchange_over_http(client):
+    created = new_match(client)
+    match = created["match"]
+    seat = client.post(f"/api/matches/{match}/seats")
+    assert seat.status_code == 201 and seat.json["seat"] == 2
+    assert client.post(f"/api/matches/{match}/seats").status_code == 409
+    ok = client.post(f"/api/matches/{match}/moves", json={"move": "down", "version": 0}, headers=auth(created["token"]))
+    assert ok.status_code == 200 and ok.json["version"] == 1 and ok.json["turn"] == 2
+    checks = [
+        ({"move": "up"}, created["token"], 403, "not-your-turn"),
+        ({"move": "right"}, seat.json["token"], 400, "illegal-move"),
+        ({"move": "up", "version": 0}, seat.json["token"], 409, "stale-version"),
+        ({"move": "up"}, "forged", 401, "unauthorized"),
+        ({"move": "up"}, None, 401, "unauthorized"),
+    ]
+    for body, token, status, word in checks:
+        response = client.post(f"/api/matches/{match}/moves", json=body, headers=auth(token) if token else {})
+        assert (response.status_code, response.json["error"]) == (status, word), body
+        assert response.json["reason"]
+    record = client.get(f"/api/matches/{match}/record?download=1")
+    assert record.json["moves"] == ["down"] and "attachment" in record.headers["Content-Disposition"]
+    imported = client.post("/api/matches/import", json=record.json)
+    assert imported.status_code == 201 and imported.json["token"]
+    assert client.get(f"/api/matches/{imported.json['match']}").json["moves"] == ["down"]
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/matches", "not json"),
+    ("/api/matches", "[1, 2]"),
+    ("/api/matches", json.dumps({"game": ["trails"]})),
+    ("/api/matches", json.dumps({"game": "trails", "options": {"size": "eleven"}})),
+    ("/api/matches", json.dumps({"game": "trails", "options": {"size": True}})),
+    ("/api/matches", json.dumps({"game": "trails", "mode": None})),
+    ("/api/matches", json.dumps({"game": "trails", "seats": "all"})),
+    ("/api/matches/by-name", json.dumps({"game": "trails", "name": 5})),
+    ("/api/matches/import", json.dumps({"game": "trails", "moves": [1, 2]})),
+    ("/api/games/trails/check", json.dumps({"options": {"towers": 13}})),
+])
+def test_bad_bodies_get_a_clear_400(client, path, body):
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 400
+    assert set(response.json) >= {"error", "reason"} and response.json["reason"]
+    assert client.get("/api/matches/recent").json == []
+
+
+def test_bad_moves_payloads_change_nothing(client):
+    created = new_match(client)
+    url = f"/api/matches/{created['match']}/moves"
+    for body in ("{", "null", json.dumps({"move": None}), json.dumps({"move": ["up"]}),
+                 json.dumps({"move": "x" * 5000}), json.dumps({"move": "right", "version": 1.5})):
+        response = client.post(url, data=body, content_type="application/json", headers=auth(created["token"]))
+        assert 400 <= response.status_code < 500 and response.json["error"], body
+    assert client.get(f"/api/matches/{created['match']}").json["version"] == 0
+
+
+def test_not_found_and_method_errors_are_json(client):
+    assert client.get("/api/matches/nothere").json["error"] == "not-found"
+    assert client.get("/api/nowhere").status_code == 404
+    assert client.get("/api/nowhere").json["error"] == "not-found"
+    assert client.delete("/api/games").json["error"] == "method-not-allowed"
+    assert client.post("/api/matches/x/nonsense").json["error"] == "not-found"
+
+
+def test_huge_bodies_are_refused(client):
+    response = client.post("/api/matches/import", data="[" + "1," * 600_000 + "1]", content_type="application/json")
+    assert response.status_code == 413 and response.json["error"] == "payload-too-large"
+
+
+def test_option_check_returns_warnings_for_the_new_game_form(client):
+    ok = client.post("/api/games/trails/check", json={"options": {"size": 3, "towers": 3}}).json
+    assert ok["ok"] and ok["options"]["size"] == 3 and ok["warnings"]
+    assert client.post("/api/games/trails/check", json={"options": {}}).json["warnings"] == []
+
+
+def test_local_decisions_over_http(client):
+    created = new_match(client, mode="local")
+    url = f"/api/matches/{created['match']}"
+    for move in ("right", "up"):
+        client.post(f"{url}/moves", json={"move": move}, headers=auth(created["token"]))
+    assert client.post(f"{url}/takeback", headers=auth(created["token"])).json["moves"] == ["right"]
+    assert client.post(f"{url}/rewind", json={"to": 0}, headers=auth(created["token"])).json["moves"] == []
+    assert client.post(f"{url}/rewind", json={"to": "0"}, headers=auth(created["token"])).status_code == 400
+    assert client.get(f"{url}/positions/0").json["ply"] == 0
+    assert client.get(f"{url}/positions/5").status_code == 400
+
+
+def test_pages_render(client):
+    created = new_match(client)
+    lobby = client.get("/").get_data(as_text=True)
+    assert "Trails and Towers" in lobby and "Play on this screen" in lobby
+    page = client.get(f"/m/{created['match']}").get_data(as_text=True)
+    assert 'class="trails-board"' in page and created["token"] not in page
+    assert client.get(f"/embed/{created['match']}").status_code == 200
+    assert client.get("/m/missing").status_code == 404
+    fresh = client.get("/embed/new/trails?size=5&towers=1").get_data(as_text=True)
+    assert 'id="initial-token"' in fresh and 'data-size="5"' in fresh
+    assert client.get("/embed/new/trails?size=99").status_code == 400
+    assert client.get("/embed/new/chess").status_code == 404

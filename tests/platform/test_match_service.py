@@ -1,0 +1,259 @@
+"""The match service on a real SQLite file: seats, tokens, versions, history, races, restarts."""
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from quadrille.errors import ServiceError
+from quadrille.matches import MatchService
+from quadrille.storage import Storage
+
+
+@pytest.fixture
+def db(tmp_path):
+    return str(tmp_path / "matches.db")
+
+
+@pytest.fixture
+def service(db):
+    events = []
+    svc = MatchService(Storage.sqlite(db), lambda match, event, payload: events.append((match, event, payload)))
+    svc.events = events
+    yield svc
+    svc.storage.close()
+
+
+def error_of(call, *args, **kwargs) -> ServiceError:
+    with pytest.raises(ServiceError) as info:
+        call(*args, **kwargs)
+    return info.value
+
+
+def test_new_online_match_gives_the_creator_seat_one_and_a_strong_token(service):
+    created = service.create("trails", {"size": 7}, "online")
+    assert created["seat"] == 1 and created["seats"] == [1]
+    assert len(created["token"]) >= 32  # 24 random bytes, url-safe: 192 bits
+    state = service.state(created["match"])
+    assert state["version"] == 0 and state["turn"] == 1 and state["moves"] == []
+    assert state["options"] == {"size": 7, "towers": 3, "distance": 1}
+    assert [s["taken"] for s in state["seats"]] == [True, False]
+    assert "token" not in str(state["seats"])
+
+
+def test_only_a_hash_of_the_token_is_stored(service, db):
+    created = service.create("trails", None, "online")
+    claimed = service.claim(created["match"])
+    raw = open(db, "rb").read() + open(db + "-wal", "rb").read()
+    for token in (created["token"], claimed["token"]):
+        assert token.encode() not in raw
+    hashes = [row[0] for row in sqlite3.connect(db).execute("select token_hash from seats")]
+    assert all(h is None or len(h) == 64 for h in hashes)
+
+
+def test_claiming_takes_the_first_free_seat_then_refuses(service):
+    match = service.create("trails", None, "online")["match"]
+    assert service.claim(match, player="Ann")["seat"] == 2
+    assert error_of(service.claim, match).error == "no-free-seat"
+    state = service.state(match)
+    assert state["version"] == 0  # claiming a seat is not a move
+    assert state["seats"][1]["name"] == "Ann"
+
+
+def test_a_move_is_checked_for_token_turn_version_and_legality(service):
+    created = service.create("trails", None, "online")
+    match, token = created["match"], created["token"]
+    second = service.claim(match)["token"]
+    assert error_of(service.play, match, "not-a-token", "right").status == 401
+    assert error_of(service.play, match, None, "right").error == "unauthorized"
+    assert error_of(service.play, match, second, "right").error == "not-your-turn"
+    illegal = error_of(service.play, match, token, "up")
+    assert (illegal.status, illegal.error) == (400, "illegal-move") and illegal.reason
+    assert error_of(service.play, match, token, "sideways").error == "illegal-move"
+    assert error_of(service.play, match, token, 42).error == "illegal-move"
+    assert error_of(service.play, match, token, "right", version=3).error == "stale-version"
+    assert error_of(service.play, match, token, "right", version="0").error == "bad-request"
+    assert service.state(match)["version"] == 0  # nothing above changed anything
+    state = service.play(match, token, "right", version=0)
+    assert state["version"] == 1 and state["moves"] == ["right"] and state["turn"] == 2
+    assert service.events[-1][1] == "state" and service.events[-1][2]["version"] == 1
+
+
+def test_unknown_matches_are_not_found(service):
+    for match in ("nope", "", None, 7, "../etc", "x" * 100):
+        assert error_of(service.state, match).status == 404
+
+
+def test_bad_creation_requests_are_refused_with_a_reason(service):
+    assert error_of(service.create, "chess").error == "unknown-game"
+    bad = error_of(service.create, "trails", {"size": 2})
+    assert bad.error == "bad-options" and "size" in bad.reason
+    assert error_of(service.create, "trails", {"colour": "red"}).error == "bad-options"
+    assert error_of(service.create, "trails", "big").error == "bad-options"
+    assert error_of(service.create, "trails", None, "solo").error == "bad-mode"
+    assert error_of(service.create, "trails", None, "online", seats=[3]).error == "bad-request"
+    assert error_of(service.create, "trails", None, "online", player="x" * 99).error == "bad-request"
+
+
+def play_out(service, match, tokens):
+    """Play the first legal move until the game ends; return the final state."""
+    state = service.state(match)
+    while state["outcome"] is None:
+        state = service.play(match, tokens[state["turn"]], state["legal"][0], version=state["version"])
+    return state
+
+
+def test_a_finished_game_refuses_moves(service):
+    created = service.create("trails", {"size": 5}, "local")
+    state = play_out(service, created["match"], {1: created["token"], 2: created["token"]})
+    assert state["turn"] is None and state["legal"] == []
+    assert error_of(service.play, created["match"], created["token"], "up").error == "game-over"
+
+
+def test_local_takeback_and_rewind_continue_from_an_earlier_move(service):
+    created = service.create("trails", None, "local")
+    match, token = created["match"], created["token"]
+    for move in ("right", "up", "right", "left"):
+        service.play(match, token, move)
+    state = service.takeback(match, token)
+    assert state["moves"] == ["right", "up", "right"] and state["version"] == 5
+    state = service.rewind(match, token, 1)
+    assert state["moves"] == ["right"] and state["turn"] == 2 and state["version"] == 6
+    state = service.play(match, token, "left")
+    assert state["moves"] == ["right", "left"]
+    assert error_of(service.rewind, match, token, 2).error == "bad-rewind"
+    assert error_of(service.rewind, match, token, -1).error == "bad-rewind"
+    assert error_of(service.rewind, match, "wrong", 0).status == 401
+
+
+def test_online_games_refuse_rewinds(service):
+    created = service.create("trails", None, "online")
+    service.play(created["match"], created["token"], "right")
+    assert error_of(service.takeback, created["match"], created["token"]).error == "not-allowed"
+
+
+def test_everything_survives_a_restart(db):
+    first = MatchService(Storage.sqlite(db))
+    created = first.create("trails", {"size": 9}, "local")
+    match, token = created["match"], created["token"]
+    for move in ("down", "up", "down", "left", "right"):
+        first.play(match, token, move)
+    first.rewind(match, token, 3)
+    first.play(match, token, "up")
+    before = first.state(match)
+    first.storage.close()
+
+    second = MatchService(Storage.sqlite(db))
+    after = second.state(match)
+    assert after == before
+    assert second.play(match, token, after["legal"][0])["version"] == before["version"] + 1
+
+
+def test_positions_step_through_the_game(service):
+    created = service.create("trails", None, "local")
+    for move in ("right", "up", "right"):
+        service.play(created["match"], created["token"], move)
+    start = service.position(created["match"], 0)
+    assert start["view"]["heads"] == [[0, 0], [10, 10]] and start["turn"] == 1
+    assert service.position(created["match"], 3)["view"] == service.state(created["match"])["view"]
+    assert error_of(service.position, created["match"], 4).error == "bad-request"
+    assert error_of(service.position, created["match"], "1").error == "bad-request"
+
+
+def test_record_export_and_import_continue_the_game(service):
+    created = service.create("trails", {"size": 7, "towers": 1}, "local")
+    for move in ("right", "up", "right"):
+        service.play(created["match"], created["token"], move)
+    record = service.record(created["match"])
+    assert record["format"] == "quadrille-record" and record["moves"] == ["right", "up", "right"]
+    assert [e["kind"] for e in record["events"]] == ["move"] * 3
+    imported = service.import_record(record)
+    state = service.state(imported["match"])
+    assert state["moves"] == record["moves"] and state["options"] == record["options"]
+    assert state["version"] == 3 and state["mode"] == "local"
+    service.play(imported["match"], imported["token"], state["legal"][0])
+
+
+@pytest.mark.parametrize("record, word", [
+    ("not a record", "bad-record"),
+    ({"game": "trails", "moves": "right"}, "bad-record"),
+    ({"game": "trails", "moves": ["right", "sideways"]}, "bad-record"),
+    ({"game": "trails", "moves": ["right", "right", "right"]}, "bad-record"),
+    ({"game": "nope", "moves": []}, "bad-record"),
+    ({"game": "trails", "options": {"size": 99}, "moves": []}, "bad-record"),
+    ({"format": "chess-pgn", "game": "trails", "moves": []}, "bad-record"),
+])
+def test_corrupt_records_are_refused(service, record, word):
+    assert error_of(service.import_record, record).error == word
+    assert service.recent() == []
+
+
+def test_by_name_first_creates_second_joins_third_watches(service):
+    first = service.join_by_name("Friday Final", "trails", {"size": 9}, player="Ann")
+    second = service.join_by_name("  friday   final ", "trails", None, player="Bob")
+    third = service.join_by_name("FRIDAY FINAL", "trails")
+    assert first["created"] and first["seat"] == 1
+    assert second["match"] == first["match"] and second["seat"] == 2 and not second["created"]
+    assert third["match"] == first["match"] and third["seat"] is None and third["token"] is None
+    assert service.state(first["match"])["options"]["size"] == 9  # the creator's options stand
+    assert error_of(service.join_by_name, "friday final", "towers").error == "name-taken"
+    assert error_of(service.join_by_name, "", "trails").error == "bad-request"
+
+
+def test_a_finished_matchs_name_starts_a_new_match(service):
+    first = service.join_by_name("rematch-me", "trails", {"size": 5})
+    second = service.join_by_name("rematch-me", "trails")
+    play_out(service, first["match"], {1: first["token"], 2: second["token"]})
+    again = service.join_by_name("rematch-me", "trails")
+    assert again["created"] and again["match"] != first["match"]
+
+
+def test_resign_and_rematch(service):
+    created = service.create("trails", None, "online")
+    match = created["match"]
+    other = service.claim(match)
+    assert error_of(service.resign, match, "nobody").status == 401
+    state = service.resign(match, other["token"])
+    assert state["outcome"]["winners"] == [1] and state["outcome"]["reason"] == "resigned"
+    assert state["turn"] is None and state["legal"] == []
+    assert error_of(service.play, match, created["token"], "right").error == "game-over"
+    rematch = service.rematch(match, other["token"])
+    assert rematch["seat"] == 1  # the asker played seat 2, so takes seat 1 now
+    assert service.events[-1][1:] == ("rematch", {"match": rematch["match"], "from": match})
+    assert error_of(service.resign, rematch["match"], other["token"]).status == 401  # tokens are per match
+
+
+def test_racing_clients_get_one_success_and_a_clear_refusal(service):
+    created = service.create("trails", None, "local")
+    match, token = created["match"], created["token"]
+    results = []
+    barrier = threading.Barrier(8)
+
+    def race(move):
+        barrier.wait()
+        try:
+            results.append(service.play(match, token, move, version=0)["version"])
+        except ServiceError as exc:
+            results.append(exc.error)
+
+    threads = [threading.Thread(target=race, args=(move,)) for move in ["right", "down"] * 4]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results.count(1) == 1
+    assert set(results) - {1} == {"stale-version"}
+    assert len(service.state(match)["moves"]) == 1
+
+
+def test_two_servers_on_one_database_cannot_both_write_the_same_version(db):
+    """A stale cache (another process wrote first) is caught by storage, not silently overwritten."""
+    a, b = MatchService(Storage.sqlite(db)), MatchService(Storage.sqlite(db))
+    created = a.create("trails", None, "local")
+    match, token = created["match"], created["token"]
+    b.state(match)  # b caches version 0
+    a.play(match, token, "right")
+    assert error_of(b.play, match, token, "down").error == "stale-version"
+    assert b.state(match)["moves"] == ["right"]  # b reloaded the truth
+    assert b.play(match, token, "up")["moves"] == ["right", "up"]

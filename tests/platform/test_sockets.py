@@ -1,0 +1,85 @@
+"""The Socket.IO door through Flask-SocketIO's test client: acknowledgements and room broadcasts."""
+from __future__ import annotations
+
+import pytest
+
+from quadrille import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "sockets.db")})
+    yield app
+    app.extensions["quadrille.storage"].close()
+
+
+def connect(app):
+    return app.extensions["socketio"].test_client(app)
+
+
+def states(client):
+    return [m["args"][0] for m in client.get_received() if m["name"] == "state"]
+
+
+def test_watch_move_and_broadcast(app):
+    created = app.extensions["quadrille"].create("trails", None, "online")
+    match = created["match"]
+    player, friend, watcher = connect(app), connect(app), connect(app)
+    ack = player.emit("watch", {"match": match, "token": created["token"]}, callback=True)
+    assert ack["ok"] and ack["you"]["seats"] == [1] and ack["state"]["version"] == 0
+    claimed = friend.emit("claim", {"match": match, "player": "Bo"}, callback=True)
+    assert claimed["ok"] and claimed["seat"] == 2
+    assert friend.emit("watch", {"match": match, "token": claimed["token"]}, callback=True)["you"]["seats"] == [2]
+    seen = watcher.emit("watch", {"match": match}, callback=True)
+    assert seen["you"]["seats"] == [] and seen["presence"] == {"match": match, "online": [1, 2], "spectators": 1}
+    for client in (player, friend, watcher):
+        client.get_received()
+
+    assert player.emit("move", {"match": match, "token": created["token"], "move": "down"}, callback=True) == {
+        "ok": True, "version": 1}
+    for client in (player, friend, watcher):
+        assert [s["version"] for s in states(client)] == [1]
+    refused = friend.emit("move", {"match": match, "token": claimed["token"], "move": "down"}, callback=True)
+    assert refused["ok"] is False and refused["error"] == "illegal-move" and refused["reason"]
+    assert states(watcher) == []
+
+
+@pytest.mark.parametrize("event, payload, word", [
+    ("watch", {"match": "missing"}, "not-found"),
+    ("watch", "a string", "bad-request"),
+    ("watch", None, "bad-request"),
+    ("move", {"match": "missing", "move": "up"}, "not-found"),
+    ("move", [1, 2, 3], "bad-request"),
+    ("claim", {"match": 12}, "not-found"),
+    ("rewind", {"match": "missing", "to": 0}, "not-found"),
+    ("position", {"match": "missing", "ply": 0}, "not-found"),
+])
+def test_bad_events_are_answered_not_raised(app, event, payload, word):
+    client = connect(app)
+    ack = client.emit(event, payload, callback=True)
+    assert ack["ok"] is False and ack["error"] == word and ack["reason"]
+
+
+def test_a_watcher_leaving_updates_presence(app):
+    created = app.extensions["quadrille"].create("trails", None, "online")
+    player, watcher = connect(app), connect(app)
+    player.emit("watch", {"match": created["match"], "token": created["token"]}, callback=True)
+    watcher.emit("watch", {"match": created["match"]}, callback=True)
+    player.get_received()
+    watcher.disconnect()
+    presence = [m["args"][0] for m in player.get_received() if m["name"] == "presence"]
+    assert presence[-1] == {"match": created["match"], "online": [1], "spectators": 0}
+
+
+def test_local_decisions_and_positions_over_sockets(app):
+    created = app.extensions["quadrille"].create("trails", None, "local")
+    client = connect(app)
+    base = {"match": created["match"], "token": created["token"]}
+    client.emit("watch", base, callback=True)
+    for move in ("right", "up", "right"):
+        assert client.emit("move", {**base, "move": move}, callback=True)["ok"]
+    assert client.emit("takeback", base, callback=True) == {"ok": True, "version": 4}
+    assert client.emit("rewind", {**base, "to": 1}, callback=True) == {"ok": True, "version": 5}
+    position = client.emit("position", {"match": created["match"], "ply": 0}, callback=True)
+    assert position["ok"] and position["view"]["heads"] == [[0, 0], [10, 10]]
+    assert states(client)[-1]["moves"] == ["right"]
