@@ -40,7 +40,6 @@ _CHARS = bytes.maketrans(bytes([FREE, P1, P2, TOWER, WALL]), b".12T#")
 _SEAT_NAME = (None, "Blue", "Red")
 
 
-
 def _direction(move) -> int | None:
     """The direction index of a move string, or None when it is not one."""
     if isinstance(move, str):
@@ -54,7 +53,7 @@ _GEOMETRY: dict[int, tuple] = {}
 
 
 def _geometry(n: int) -> tuple:
-    """(W, steps, edge distances, index -> [r, c]) for an N x N board, built once per size."""
+    """(W, steps, edge distances, index -> (r, c)) for an N x N board, built once per size."""
     geo = _GEOMETRY.get(n)
     if geo is None:
         w = n + 2
@@ -75,8 +74,11 @@ def _geometry(n: int) -> tuple:
 
 
 def tower_layout(size: int, towers: int, distance: int) -> tuple[int, list[tuple[int, int]]]:
-    """(effective K, sorted tower cells that fit on the board), exactly as §3 of the rules."""
-    n, k, d = max(size, 3), towers, distance
+    """(effective K, sorted tower cells that fit on the board), exactly as §3 of the rules.
+
+    Quadrille refuses sizes below 3, so the original's clamp N = max(N, 3) is not needed; for N >= 3 the
+    anti-diagonal never meets the bases (0, 0) and (N-1, N-1)."""
+    n, k, d = size, towers, distance
     if n % 2 == 0 and k % 2 == 1:
         k += 1
     cells: set[tuple[int, int]] = set()
@@ -98,8 +100,6 @@ def tower_layout(size: int, towers: int, distance: int) -> tuple[int, list[tuple
     else:
         for t in range(1, k // 2 + 1):
             put_pair(n - t * (d + 1), t * (d + 1) - 1)
-    cells.discard((0, 0))
-    cells.discard((n - 1, n - 1))
     return k, sorted(cells)
 
 
@@ -107,7 +107,7 @@ class TrailsBoard(Board):
     game_name = "trails"
 
     def __init__(self, options: dict):
-        self.options = GAME.normalise(options)
+        self.options = dict(options)         # already normalised by Game.new
         self.players = 2
         n = self.options["size"]
         k, towers = tower_layout(n, self.options["towers"], self.options["distance"])
