@@ -15,6 +15,11 @@
     return null;
   }
 
+  function towersNeededText(needed) {
+    if (!needed) return "no tower win possible";
+    return needed === 1 ? "1 tower wins" : `${needed} towers win`;
+  }
+
   Quadrille.register("trails", {
     seatLabel: (seat) => ({ 1: "Blue", 2: "Red" })[seat] || `Seat ${seat}`,
 
@@ -84,7 +89,7 @@
         board().dataset.turn = view.turn || "";
         for (const b of area.querySelectorAll("[data-taken]")) b.textContent = view.taken[Number(b.dataset.taken) - 1];
         const needed = area.querySelector("#towers-needed");
-        if (needed) needed.textContent = view.towers_needed ? `${view.towers_needed} towers win` : "no tower win possible";
+        if (needed) needed.textContent = towersNeededText(view.towers_needed);
       }
 
       function key(event) {

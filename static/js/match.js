@@ -129,7 +129,7 @@
       else if (state.turn != null) {
         line = `${label(state.turn)} to move` + (mySeats.includes(state.turn) && mySeats.length < state.seats.length ? ": your move" : "");
       }
-      $("status").textContent = `${line || ""} ${who}`.trim();
+      $("status").textContent = line ? `${line}. ${who}` : who;
       root.dataset.turn = state.turn == null ? "" : state.turn;
       root.dataset.version = state.version;
       root.dataset.seats = mySeats.join(",");

@@ -1,0 +1,66 @@
+"""Browser tests: Playwright driving Debian's Chromium against a real server process.
+
+Screenshots go to test-output/ at the repository root, so a failure can be looked at.
+"""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT, ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+# Without the networking flags Chromium floods a closed network with refused connections.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+OUTPUT = ROOT / "test-output"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        if os.path.exists(CHROMIUM):
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        else:  # a machine without Debian's package: Playwright's own build (installed by the test command)
+            browser = p.chromium.launch(args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    proc = ServerProcess(tmp_path_factory.mktemp("browser") / "browser.db", "gevent").start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def shoot(request):
+    """shoot(page, name): save a screenshot as test-output/<test>-<name>.png."""
+    OUTPUT.mkdir(exist_ok=True)
+    test = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+
+    def take(page, name: str) -> Path:
+        path = OUTPUT / f"{test}-{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+    return take
+
+
+@pytest.fixture
+def new_context(browser):
+    """Fresh browser contexts (separate storage: separate people), closed after the test."""
+    contexts = []
+
+    def make(**kwargs):
+        context = browser.new_context(viewport={"width": 1100, "height": 800}, **kwargs)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context
+    yield make
+    for context in contexts:
+        context.close()
