@@ -314,9 +314,10 @@ class LatticeBoard(Board):
         sg = 1 if side == B else -1
         chains = []
         mine = self._pieces[side]
+        theirs = self._pieces[3 - side]
         for p in mine:
             for mid, land in jumps[p]:
-                if cells[mid] * sg < 0 and not cells[land]:
+                if mid in theirs and not cells[land]:
                     break
             else:
                 continue
@@ -342,13 +343,12 @@ class LatticeBoard(Board):
             cells[p] = v
         if chains:
             return {":".join([lab[n] for n in c]): (CAPTURE, c) for c in chains}
-        fwd = g.steps_fwd[side]
+        fwd = g.moves_fwd[side]
         res = {}
         for p in mine:
-            lp = lab[p]
-            for t in fwd[p]:
+            for t, m, act in fwd[p]:
                 if not cells[t]:
-                    res[lp + "-" + lab[t]] = (SIMPLE, (p, t))
+                    res[m] = act
         return res
 
     def _free_first(self, side: int) -> bool:
@@ -362,7 +362,7 @@ class LatticeBoard(Board):
         """Hand the turn to `nxt` (after an action or a return), passing automatically, or end the game."""
         self._pending = False
         self._sorted = None
-        if self._eliminated():
+        if self._eoe and (not self._pieces[1] or not self._pieces[2]):
             self._finish("eliminated")
             return
         acts = self._gen(nxt)

@@ -82,6 +82,11 @@ class Lattice:
             self.jumps[n] = tuple(jumps)
             self.steps_fwd[B][n] = tuple(up)
             self.steps_fwd[T][n] = tuple(down)
+        #: forward simple moves per side and node: ((to, "Aa1-Ab2", (0, (from, to))), ...), the last item
+        #: being the action as the rules code stores it (kind 0 = simple move, path)
+        self.moves_fwd = {side: [tuple((m, self.label[n] + "-" + self.label[m], (0, (n, m))) for m in steps[n])
+                                 if self.exists[n] else () for n in range(self.cells)]
+                          for side, steps in self.steps_fwd.items()}
         #: bonds = beams of the original: every node to each in-bounds upper neighbour
         self.bonds = tuple((n, m) for n in nodes for m in self.steps_fwd[B][n])
         #: the nodes of each level
