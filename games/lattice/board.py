@@ -52,7 +52,8 @@ class StartOption(Option):
 
 OPTIONS = {
     "size": Option("222", "choice", choices=SIZES,
-                   help="the lattice: half-sizes x, y, levels (222 = 4x4 nodes per 2 levels, 4 levels)"),
+                   help="half-sizes in x, y and levels: 222 is a 4x4x4 box (32 nodes, 8 pieces a side), "
+                        "333 a 6x6x6 box (108 nodes, 36 pieces a side)"),
     "first": Option(1, "choice", choices=(1, 2), help="the side that moves first: 1 = B (bottom), 2 = T (top)"),
     "end_on_elimination": Option(False, "bool",
                                  help="end the game as soon as a side has no pieces on the lattice"),
@@ -110,7 +111,7 @@ class LatticeBoard(Board):
         self._eoe = bool(opts["end_on_elimination"])
         self._moves: list[str] = []
         self._undo: list[tuple] = []
-        # state that push saves and pop restores as one tuple (see _state / _restore)
+        # the state below is saved by push in the undo record and restored by pop as one tuple
         self._turn = None
         self._pending = False          # a return (+node) is due from self._turn
         self._legal: dict = {}         # move string -> (kind, path)
@@ -189,23 +190,18 @@ class LatticeBoard(Board):
         self._undo.append((move, saved, (start, v, end, captured)))
         self._moves.append(move)
         self._last = (side, kind, path, promoted)
-        if promoted:
-            if self._bench[side] > 0 and self._free_first(side):
-                if self._eliminated():
-                    self._finish("eliminated")
-                    return
-                self._turn = side
-                self._pending = True
-                first = self._g.first_level[side]
-                lab = self._g.label
-                self._legal = {"+" + lab[n]: (RETURN, (n,)) for n in self._g.level_nodes[first] if not cells[n]}
-                self._sorted = None
-                self._extra = False
-                self._passed = ()
-                return
-            self._settle(side, True)
+        if promoted and self._bench[side] > 0 and self._free_first(side) and not self._eliminated():
+            # the return of a captured ball is due before the extra turn
+            self._turn = side
+            self._pending = True
+            lab = self._g.label
+            self._legal = {"+" + lab[n]: (RETURN, (n,))
+                           for n in self._g.level_nodes[self._g.first_level[side]] if not cells[n]}
+            self._sorted = None
+            self._extra = False
+            self._passed = ()
         else:
-            self._settle(3 - side, False)
+            self._settle(side if promoted else 3 - side, promoted)
 
     def pop(self) -> str:
         if not self._undo:
@@ -215,7 +211,7 @@ class LatticeBoard(Board):
         side = saved[0]
         cells = self._cells
         if diff is None:                                   # a return
-            n = self._legal_node_of_return(move)
+            n = self._g.index[move[1:]]
             cells[n] = 0
             self._pieces[side].discard(n)
             self._bench[side] += 1
@@ -362,7 +358,7 @@ class LatticeBoard(Board):
         """Hand the turn to `nxt` (after an action or a return), passing automatically, or end the game."""
         self._pending = False
         self._sorted = None
-        if self._eoe and (not self._pieces[1] or not self._pieces[2]):
+        if self._eliminated():
             self._finish("eliminated")
             return
         acts = self._gen(nxt)
@@ -385,9 +381,6 @@ class LatticeBoard(Board):
         self._sorted = None
         self._extra = False
         self._passed = ()
-
-    def _legal_node_of_return(self, move: str) -> int:
-        return self._g.index[move[1:]]
 
     # ------------------------------------------------------------------ explanations
 
@@ -514,7 +507,6 @@ class LatticeBoard(Board):
             "size": g.size,
             "dims": list(g.dims),
             "grid": [g.W, g.H, g.L],
-            "levels_count": g.L,
             "axes": {"x": [chr(65 + j) for j in range(g.W)], "y": [chr(97 + i) for i in range(g.H)],
                      "level": [str(l + 1) for l in range(g.L)]},
             "colors": {"1": {"name": self.options["color_b"], "rgb": list(COLORS[self.options["color_b"]])},
