@@ -123,16 +123,20 @@ class Storage:
                 conn.execute(insert(seats_table).values(
                     match_id=m.id, seat=s.seat, kind=s.kind, token_hash=s.token_hash, name=s.name,
                     claimed=s.claimed))
-            for e in m.events:
-                conn.execute(insert(events_table).values(
-                    match_id=m.id, seq=e.seq, kind=e.kind, data=json.dumps(e.data), seat=e.seat, at=e.at))
+            if m.events:
+                conn.execute(self._insert_event, [
+                    {"match_id": m.id, "seq": e.seq, "kind": e.kind, "data": json.dumps(e.data), "seat": e.seat,
+                     "at": e.at} for e in m.events])
+
+    # Built once: this is the hot path (one per move), and building an INSERT per call costs more than running it.
+    _insert_event = insert(events_table)
 
     def append_event(self, match_id: str, e: EventRow) -> None:
         """Append one event; Conflict if its sequence number is taken (a lost race)."""
         try:
             with self.engine.begin() as conn:
-                conn.execute(insert(events_table).values(
-                    match_id=match_id, seq=e.seq, kind=e.kind, data=json.dumps(e.data), seat=e.seat, at=e.at))
+                conn.execute(self._insert_event, {"match_id": match_id, "seq": e.seq, "kind": e.kind,
+                                                  "data": json.dumps(e.data), "seat": e.seat, "at": e.at})
         except IntegrityError as exc:
             raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
 

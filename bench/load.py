@@ -1,0 +1,192 @@
+"""Load benchmark: many concurrent online matches against a real server process.
+
+    python bench/load.py                         # 200 matches (400 clients), gevent and eventlet, 30 s each
+    python bench/load.py --matches 200 --think 0 --async-mode gevent --seconds 20
+    python bench/load.py --url http://127.0.0.1:5000   # against a server you started yourself
+
+Each match is an online Trails and Towers match (11x11) with two Socket.IO clients (websocket
+transport), one per seat. The player to move waits `--think` seconds (uniform between half and
+one and a half times it; 0 plays flat out), emits `move` with the version it knows, and the time
+from that emit to the `state` event of the new version on the mover's own client is the latency.
+A finished match is replaced by a new one, so the load stays steady. Clients run in several
+processes (--procs) so that the client side is not the bottleneck.
+
+Reports: accepted moves per second, refused moves, and p50/p95/p99 latency in milliseconds.
+Needs the async Socket.IO client: pip install "python-socketio[asyncio_client]" aiohttp.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import requests
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def start_server(async_mode: str, db: str) -> tuple[subprocess.Popen, str]:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--db", db, "--async-mode", async_mode],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = proc.stdout.readline()
+    if "ready" not in line:
+        raise SystemExit(f"server did not start: {line}{proc.stdout.read()}")
+    return proc, f"http://127.0.0.1:{port}"
+
+
+class Seat:
+    """One player's client in one match."""
+
+    def __init__(self, url: str, stats: dict, think: float, rng: random.Random):
+        import socketio
+        self.sio = socketio.AsyncClient(reconnection=False)
+        self.url, self.stats, self.think, self.rng = url, stats, think, rng
+        self.match = self.token = self.seat = None
+        self.over = asyncio.Event()
+        self.pending: dict[int, float] = {}   # version expected -> time the move was emitted
+        self.sio.on("state", self.on_state)
+
+    async def connect(self):
+        await self.sio.connect(self.url, transports=["websocket"], wait_timeout=30)
+
+    async def join(self, match: str, token: str, seat: int) -> dict:
+        self.match, self.token, self.seat = match, token, seat
+        self.over = asyncio.Event()
+        self.pending.clear()
+        ack = await self.sio.call("watch", {"match": match, "token": token}, timeout=30)
+        return ack["state"]
+
+    async def on_state(self, state):
+        if state.get("match") != self.match:
+            return
+        sent = self.pending.pop(state["version"], None)
+        if sent is not None:
+            self.stats["latencies"].append(time.perf_counter() - sent)
+        if state["outcome"] is not None:
+            self.over.set()
+        elif state["turn"] == self.seat:
+            asyncio.get_running_loop().create_task(self.play(state))
+
+    async def play(self, state):
+        if self.think:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+        if not self.stats["running"]:
+            self.over.set()
+            return
+        version = state["version"] + 1
+        self.pending[version] = time.perf_counter()
+        ack = await self.sio.call("move", {"match": self.match, "token": self.token,
+                                           "move": self.rng.choice(state["legal"]), "version": state["version"]},
+                                  timeout=30)
+        if ack.get("ok"):
+            self.stats["accepted"] += 1
+        else:
+            self.pending.pop(version, None)
+            self.stats["refused"] += 1
+
+
+def new_match(url: str) -> tuple[str, str, str]:
+    created = requests.post(f"{url}/api/matches", json={"game": "trails", "mode": "online"}).json()
+    second = requests.post(f"{url}/api/matches/{created['match']}/seats", json={}).json()
+    return created["match"], created["token"], second["token"]
+
+
+async def table(url: str, stats: dict, think: float, rng: random.Random) -> None:
+    """Two seats playing match after match until the run ends."""
+    loop = asyncio.get_running_loop()
+    blue, red = Seat(url, stats, think, rng), Seat(url, stats, think, rng)
+    await blue.connect()
+    await red.connect()
+    while stats["running"]:
+        match, blue_token, red_token = await loop.run_in_executor(None, new_match, url)
+        await red.join(match, red_token, 2)
+        await blue.on_state(await blue.join(match, blue_token, 1))
+        while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
+            await asyncio.sleep(0.05)
+        stats["games"] += 1
+    await blue.sio.disconnect()
+    await red.sio.disconnect()
+
+
+async def run_matches(url: str, matches: int, seconds: float, think: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    stats = {"latencies": [], "accepted": 0, "refused": 0, "running": True, "games": 0}
+    tasks = [asyncio.create_task(table(url, stats, think, rng)) for _ in range(matches)]
+    await asyncio.sleep(3)  # warm-up: every table connects and starts playing
+    stats["latencies"].clear()
+    accepted0, t0 = stats["accepted"], time.perf_counter()
+    await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - t0
+    accepted = stats["accepted"] - accepted0
+    stats["running"] = False
+    await asyncio.wait(tasks, timeout=15)
+    return {"accepted": accepted, "elapsed": elapsed, "refused": stats["refused"],
+            "latencies": stats["latencies"], "games": stats["games"]}
+
+
+def client_process(args: tuple) -> dict:
+    url, matches, seconds, think, seed = args
+    return asyncio.run(run_matches(url, matches, seconds, think, seed))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+def measure(url: str, matches: int, seconds: float, think: float, procs: int) -> dict:
+    shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
+    with multiprocessing.Pool(procs) as pool:
+        results = pool.map(client_process, [(url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
+    latencies = [x for r in results for x in r["latencies"]]
+    elapsed = max(r["elapsed"] for r in results)
+    return {
+        "matches": matches, "clients": 2 * matches, "think_s": think, "seconds": round(elapsed, 1),
+        "moves_per_s": round(sum(r["accepted"] for r in results) / elapsed, 1),
+        "refused": sum(r["refused"] for r in results), "games_finished": sum(r["games"] for r in results),
+        "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--think", type=float, default=0.25, help="mean seconds a player waits before moving")
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--async-mode", choices=["gevent", "eventlet", "both"], default="both")
+    parser.add_argument("--url", help="an already running server (then --async-mode is ignored)")
+    args = parser.parse_args()
+
+    if args.url:
+        print(json.dumps({"server": args.url, **measure(args.url, args.matches, args.seconds, args.think, args.procs)}))
+        return
+    modes = ["gevent", "eventlet"] if args.async_mode == "both" else [args.async_mode]
+    for mode in modes:
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, url = start_server(mode, os.path.join(tmp, "load.db"))
+            try:
+                result = measure(url, args.matches, args.seconds, args.think, args.procs)
+            finally:
+                proc.terminate()
+                proc.wait(15)
+        print(json.dumps({"async_mode": mode, **result}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
