@@ -264,6 +264,14 @@ class LatticeBoard(Board):
         """(B's, T's) captured pieces not returned."""
         return self._bench[1], self._bench[2]
 
+    def turn_boundaries(self) -> list[int]:
+        """The move counts after which a complete turn has ended (Decision 7), from 0 up to len(moves): every
+        count except one that stops between a promoting move and its return (the move after it, or the
+        current position, is a ``+node`` still due). A rewind or take-back should stop only at these."""
+        moves = self._moves
+        return [k for k in range(len(moves)) if not moves[k].startswith("+")] + \
+            ([] if self._pending else [len(moves)])
+
     def on_board(self) -> tuple[int, int]:
         return len(self._pieces[1]), len(self._pieces[2])
 

@@ -349,6 +349,19 @@ def test_rewind_to_a_turn_boundary_by_replaying_the_record():
     assert state(board) == state(games.get("lattice").new(first=2))
 
 
+def test_turn_boundaries_never_split_a_move_from_its_return():
+    board = games.get("lattice").new(first=2)
+    for m in ["Bc4-Bd3", "Ac1-Ab2", "Dc4-Cc3", "Ab2-Aa3", "Da4-Db3", "Db1-Dc2", "Db3-Da2",
+              "Dc2:Bc4", "Cc1-Cd2", "Ba4-Ca3", "Bd1-Ad2", "Da2-Db1"]:
+        board.push(m)
+    assert board.pending_return and board.turn_boundaries() == list(range(12))
+    board.push("+Ba4")
+    assert board.turn_boundaries() == [k for k in range(14) if k != 12]
+    for k in board.turn_boundaries():
+        rebuilt = games.from_dict({"game": "lattice", "options": board.options, "moves": board.moves[:k]})
+        assert not rebuilt.pending_return
+
+
 # ---------------------------------------------------------------- 16. net orientation
 
 @pytest.mark.parametrize("size", SIZES)
