@@ -39,6 +39,7 @@ class Match:
     version: int = 0
     result: dict | None = None       # a match decision that ended it (resignation)
     started: bool = True
+    move_seats: list = field(default_factory=list)  # the seat that played each move of the current line
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -124,9 +125,11 @@ class MatchService:
         kind, data = event.kind, event.data
         if kind == "move":
             match.board.push(data["move"])
+            match.move_seats.append(event.seat)
         elif kind == "rewind":
             while len(match.board.moves) > data["to"]:
                 match.board.pop()
+            del match.move_seats[data["to"]:]
             match.result = None
         elif kind == "resign":
             seats = range(1, match.board.players + 1)
@@ -260,7 +263,8 @@ class MatchService:
         row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
                       for i, m in enumerate(board.moves)]
         self.storage.create_match(row)
-        match = Match(row=row, board=board, version=len(row.events), started=not _needs_start(game, mode))
+        match = Match(row=row, board=board, version=len(row.events), started=not _needs_start(game, mode),
+                      move_seats=[None] * len(row.events))
         with self._cache_lock:
             self._cache[row.id] = match
         return {"match": row.id, "seat": held[0], "seats": held, "token": token, "created": True}
@@ -380,22 +384,32 @@ class MatchService:
         match = self._get(match_id)
         to = _int(to, "to", optional=False)
         with match.lock:
-            seats = self._authorise(match, token)
+            self._authorise(match, token)
             if match.row.mode == "online":
-                raise ServiceError(403, "not-allowed", "Take-backs and rewinds are for local games.")
-            del seats
-            plies = len(match.board.moves)
-            if not 0 <= to < plies:
-                raise bad_request(f"to must be from 0 to {plies - 1}." if plies else "There is no move to take back.",
-                                  "bad-rewind")
-            self._record_event(match, "rewind", {"to": to}, None)
-            return self._publish(match)
+                raise ServiceError(403, "not-allowed", "Rewinds are for local games.")
+            return self._rewind(match, to)
+
+    def _rewind(self, match: Match, to: int) -> dict:
+        plies = len(match.board.moves)
+        if not 0 <= to < plies:
+            raise bad_request(f"to must be from 0 to {plies - 1}." if plies else "There is no move to take back.",
+                              "bad-rewind")
+        self._record_event(match, "rewind", {"to": to}, None)
+        return self._publish(match)
 
     def takeback(self, match_id, token) -> dict:
+        """Take back the last move. Online, only one's own, and only while it is still one's turn
+        (in a game of several actions per turn, such as Towers: undo within the turn)."""
         match = self._get(match_id)
         with match.lock:
+            seats = self._authorise(match, token)
             plies = len(match.board.moves)
-        return self.rewind(match_id, token, plies - 1)
+            if match.row.mode == "online" and plies:
+                mover = match.move_seats[-1]
+                if match.outcome() is not None or mover not in seats or match.board.turn != mover:
+                    raise ServiceError(403, "not-allowed",
+                                       "Online, you can take back only your own actions, while it is still your turn.")
+            return self._rewind(match, plies - 1)
 
     def resign(self, match_id, token) -> dict:
         match = self._get(match_id)

@@ -127,10 +127,14 @@ def test_local_takeback_and_rewind_continue_from_an_earlier_move(service):
     assert error_of(service.rewind, match, "wrong", 0).status == 401
 
 
-def test_online_games_refuse_rewinds(service):
+def test_online_games_refuse_rewinds_and_take_backs_once_the_turn_passed(service):
     created = service.create("trails", None, "online")
+    other = service.claim(created["match"])
     service.play(created["match"], created["token"], "right")
     assert error_of(service.takeback, created["match"], created["token"]).error == "not-allowed"
+    assert error_of(service.takeback, created["match"], other["token"]).error == "not-allowed"
+    assert error_of(service.rewind, created["match"], created["token"], 0).error == "not-allowed"
+    assert service.state(created["match"])["moves"] == ["right"]
 
 
 def test_everything_survives_a_restart(db):
