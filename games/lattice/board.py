@@ -154,7 +154,6 @@ class LatticeBoard(Board):
             self._undo.append((move, saved, None))
             self._moves.append(move)
             self._last = (side, RETURN, path, False)
-            self._pending = False
             self._settle(side, True)
             return
         # simple move or capture chain
