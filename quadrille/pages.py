@@ -18,6 +18,15 @@ def playable(name: str) -> bool:
     return (Path(current_app.static_folder) / "games" / f"{name}.js").is_file()
 
 
+def game_assets(name: str) -> dict:
+    """A renderer's own files beside static/games/<name>.js: a stylesheet and extra scripts (e.g. three.js)."""
+    static = Path(current_app.static_folder)
+    css = static / "games" / f"{name}.css"
+    manifest = static / "games" / f"{name}.scripts"  # one static-relative path per line, loaded before the renderer
+    scripts = [line.strip() for line in manifest.read_text().splitlines() if line.strip()] if manifest.is_file() else []
+    return {"css": f"games/{name}.css" if css.is_file() else None, "scripts": scripts}
+
+
 def lobby_games() -> list[dict]:
     entries = []
     for game in installed_games():
@@ -40,7 +49,7 @@ def render_match(match_id: str, embed: bool, token: str | None = None):
         abort(404)
     game = games.get(state["game"])
     return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
-                           playable=playable(state["game"]), initial_token=token)
+                           playable=playable(state["game"]), assets=game_assets(state["game"]), initial_token=token)
 
 
 @bp.get("/m/<match_id>")

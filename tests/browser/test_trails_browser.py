@@ -128,9 +128,16 @@ def test_a_reload_mid_game_restores_the_board_and_the_seat(live_server, new_cont
     after = page.eval_on_selector_all(".trails-board .cell", "cells => cells.map(c => c.className)")
     assert after == before
     shoot(page, "after-reload")
-    page.keyboard.press("d")  # the seat token survived the reload: moves still go through
-    page.wait_for_function("['5'].includes(document.getElementById('match').dataset.version) || "
-                           "document.getElementById('message').textContent.length > 0")
+    # A second tab on the same match stays in step, and the seat token survived the reload.
+    tab = page.context.new_page()
+    tab.goto(page.url)
+    wait_seats(tab, "1,2")
+    wait_version(tab, 4)
+    state = api_state(live_server, match_id(page))
+    page.keyboard.press(KEY_FOR[state["legal"][0]])
+    wait_version(tab, 5)
+    assert tab.eval_on_selector_all(".trails-board .cell", "cells => cells.map(c => c.className)") == \
+        page.eval_on_selector_all(".trails-board .cell", "cells => cells.map(c => c.className)")
 
 
 def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoot, tmp_path):
