@@ -20,6 +20,7 @@ Representation (all private; `state()` and `view()` are the public pictures):
 from __future__ import annotations
 
 import re
+import threading
 from collections import deque
 
 from games.base import Board, IllegalMove, Option, Outcome
@@ -118,8 +119,21 @@ _NUM = r"(0|[1-9][0-9]*)"
 _MOVE_RE = re.compile(rf"m{_NUM},{_NUM}>{_NUM},{_NUM}:{_NUM}")
 _IMPORT_RE = re.compile(rf"i{_NUM}")
 
-# Per-size tables, built once: rays (for each cell, four lists of (distance, cell)), move strings.
+# Per-size tables, built once: for each cell its four rays, each a tuple of (distance, cell, entries) where
+# entries[k] = (move string, parsed action) for k pawns (grown on demand by `_grow`), and the neighbours.
 _TABLES: dict[int, tuple] = {}
+_PREFILL = 4
+_GROW_LOCK = threading.Lock()
+
+
+def _entry(n: int, src: int, dst: int, k: int, d: int) -> tuple:
+    return (f"m{src % n},{src // n}>{dst % n},{dst // n}:{k}", ("m", src, dst, k, d * k))
+
+
+def _grow(n: int, src: int, dst: int, d: int, entries: list, k: int) -> None:
+    with _GROW_LOCK:  # the tables are shared: never let two threads append the same index
+        while len(entries) <= k:
+            entries.append(_entry(n, src, dst, len(entries), d))
 
 
 def _tables(n: int) -> tuple:
@@ -133,13 +147,14 @@ def _tables(n: int) -> tuple:
                 ray = []
                 d, cx, cy = 1, x + dx, y + dy
                 while 0 <= cx < n and 0 <= cy < n:
-                    ray.append((d, cy * n + cx))
+                    dst = cy * n + cx
+                    ray.append((d, dst, [None] + [_entry(n, idx, dst, k, d) for k in range(1, _PREFILL + 1)]))
                     d, cx, cy = d + 1, cx + dx, cy + dy
                 if ray:
                     rs.append(tuple(ray))
             rays.append(tuple(rs))
-        neighbours = tuple(tuple(c for _, c in (r[0] for r in rays[idx])) for idx in range(n * n))
-        t = (tuple(rays), neighbours, {})
+        neighbours = tuple(tuple(r[0][1] for r in rays[idx]) for idx in range(n * n))
+        t = (tuple(rays), neighbours)
         _TABLES[n] = t
     return t
 
@@ -196,7 +211,7 @@ class TowersBoard(Board):
         self._lock_split = "lock-split-tower" in rules
         self._import_first = "import-first" in rules
         self._no_master_win = "no-master-win" in rules
-        self._rays, self._nbrs, self._names = _tables(n)
+        self._rays, self._nbrs = _tables(n)
 
     # ------------------------------------------------------------------ custom positions (tests, puzzles)
 
@@ -398,14 +413,13 @@ class TowersBoard(Board):
         if mp >= 1 and master not in locked and not (self._import_first and self._acted):
             for k in range(1, mp + 1):
                 legal[f"i{k}"] = ("i", k)
-        sign = 1 if cur == 1 else -1
         opp_master = self._master[3 - cur]
-        tower_out, lam_nmw = self._tower_out, self._no_master_win
-        names, n = self._names, self.n
-        nn = n * n
+        tower_out, nmw = self._tower_out, self._no_master_win
+        n = self.n
         rays = self._rays
-        for src in range(nn):
-            h = cells[src] * sign
+        p1 = cur == 1
+        for src, v in enumerate(cells):
+            h = v if p1 else -v
             if h <= 0 or src in locked:
                 continue
             is_master = src == master
@@ -413,44 +427,41 @@ class TowersBoard(Board):
             if kmin > mp:
                 continue
             for ray in rays[src]:
-                for d, dst in ray:
+                for d, dst, entries in ray:
                     if d * kmin > mp:
                         break
-                    t = cells[dst] * sign
+                    t = cells[dst]
+                    if not p1:
+                        t = -t
                     if t == 0:
                         if dst not in locked:
                             kmax = mp // d
                             if kmax > h:
                                 kmax = h
+                            if kmax > _PREFILL and kmax >= len(entries):
+                                _grow(n, src, dst, d, entries, kmax)
                             for k in range(kmin, kmax + 1):
-                                key = (src * nn + dst) * 1024 + k
-                                s = names.get(key)
-                                if s is None:
-                                    s = names[key] = self._name(src, dst, k)
-                                legal[s] = ("m", src, dst, k, d * k)
+                                name, act = entries[k]
+                                legal[name] = act
                         continue
                     if dst not in locked:
                         if t > 0:
                             # raise: a single pawn; the master (whole, height 1) only onto a single pawn
                             if kmin == 1 and not (is_master and h == 1 and t > 1):
-                                key = (src * nn + dst) * 1024 + 1
-                                s = names.get(key)
-                                if s is None:
-                                    s = names[key] = self._name(src, dst, 1)
-                                legal[s] = ("m", src, dst, 1, d)
+                                name, act = entries[1]
+                                legal[name] = act
                         else:
                             kmax = mp // d
                             if kmax > h:
                                 kmax = h
                             k0 = -t if -t > kmin else kmin
+                            if kmax > _PREFILL and kmax >= len(entries):
+                                _grow(n, src, dst, d, entries, kmax)
                             for k in range(k0, kmax + 1):
-                                if lam_nmw and is_master and k == h and dst == opp_master:
+                                if nmw and is_master and k == h and dst == opp_master:
                                     continue
-                                key = (src * nn + dst) * 1024 + k
-                                s = names.get(key)
-                                if s is None:
-                                    s = names[key] = self._name(src, dst, k)
-                                legal[s] = ("m", src, dst, k, d * k)
+                                name, act = entries[k]
+                                legal[name] = act
                     break
         self._legal = legal
         return legal
