@@ -139,6 +139,8 @@ def _grow(n: int, src: int, dst: int, d: int, entries: list, k: int) -> None:
 def _tables(n: int) -> tuple:
     t = _TABLES.get(n)
     if t is None:
+        # boards the original offers get their common entries up front; larger ones grow them on demand
+        prefill = _PREFILL if n <= FORM_SIZES[1] else 0
         rays = []
         for idx in range(n * n):
             x, y = idx % n, idx // n
@@ -148,13 +150,13 @@ def _tables(n: int) -> tuple:
                 d, cx, cy = 1, x + dx, y + dy
                 while 0 <= cx < n and 0 <= cy < n:
                     dst = cy * n + cx
-                    ray.append((d, dst, [None] + [_entry(n, idx, dst, k, d) for k in range(1, _PREFILL + 1)]))
+                    ray.append((d, dst, [None] + [_entry(n, idx, dst, k, d) for k in range(1, prefill + 1)]))
                     d, cx, cy = d + 1, cx + dx, cy + dy
                 if ray:
                     rs.append(tuple(ray))
             rays.append(tuple(rs))
         neighbours = tuple(tuple(r[0][1] for r in rays[idx]) for idx in range(n * n))
-        t = (tuple(rays), neighbours)
+        t = (tuple(rays), neighbours, prefill)
         _TABLES[n] = t
     return t
 
@@ -211,7 +213,7 @@ class TowersBoard(Board):
         self._lock_split = "lock-split-tower" in rules
         self._import_first = "import-first" in rules
         self._no_master_win = "no-master-win" in rules
-        self._rays, self._nbrs = _tables(n)
+        self._rays, self._nbrs, self._prefill = _tables(n)
 
     # ------------------------------------------------------------------ custom positions (tests, puzzles)
 
@@ -290,6 +292,12 @@ class TowersBoard(Board):
         self._master = [0, m1, m2]
         self._reserve = [0, r1, r2]
         return self._moves.pop()
+
+    def to_dict(self) -> dict:
+        if self._custom:
+            raise ValueError("a board set up at a custom position (from_position) has no record")
+        return {"game": "towers", "options": {"size": self.n, "rules": list(self.options["rules"])},
+                "moves": list(self._moves)}
 
     def copy(self) -> "TowersBoard":
         b = object.__new__(TowersBoard)
@@ -416,7 +424,7 @@ class TowersBoard(Board):
         opp_master = self._master[3 - cur]
         tower_out, nmw = self._tower_out, self._no_master_win
         n = self.n
-        rays = self._rays
+        rays, pre = self._rays, self._prefill
         p1 = cur == 1
         for src, v in enumerate(cells):
             h = v if p1 else -v
@@ -438,7 +446,7 @@ class TowersBoard(Board):
                             kmax = mp // d
                             if kmax > h:
                                 kmax = h
-                            if kmax > _PREFILL and kmax >= len(entries):
+                            if kmax > pre and kmax >= len(entries):
                                 _grow(n, src, dst, d, entries, kmax)
                             for k in range(kmin, kmax + 1):
                                 name, act = entries[k]
@@ -448,6 +456,8 @@ class TowersBoard(Board):
                         if t > 0:
                             # raise: a single pawn; the master (whole, height 1) only onto a single pawn
                             if kmin == 1 and not (is_master and h == 1 and t > 1):
+                                if pre < 1 and len(entries) < 2:
+                                    _grow(n, src, dst, d, entries, 1)
                                 name, act = entries[1]
                                 legal[name] = act
                         else:
@@ -455,7 +465,7 @@ class TowersBoard(Board):
                             if kmax > h:
                                 kmax = h
                             k0 = -t if -t > kmin else kmin
-                            if kmax > _PREFILL and kmax >= len(entries):
+                            if kmax > pre and kmax >= len(entries):
                                 _grow(n, src, dst, d, entries, kmax)
                             for k in range(k0, kmax + 1):
                                 if nmw and is_master and k == h and dst == opp_master:

@@ -156,6 +156,9 @@ def test_dump_refuses_custom_positions_and_other_boards():
                                   masters=[(2, 4), (2, 0)], reserve=(1, 1))
     with pytest.raises(ValueError, match="custom"):
         twr.dump(b)
+    with pytest.raises(ValueError, match="custom"):
+        b.to_dict()
+    assert b.copy().state() == b.state()
     with pytest.raises(TypeError):
         twr.dump("not a board")
     with pytest.raises(ValueError):
