@@ -32,8 +32,10 @@ class Option:
     """One option of a new game.
 
     kind is "int" (range = (lo, hi), inclusive), "choice" (choices = tuple of
-    accepted values), "bool", or "list" (choices = accepted items; the value is a
-    list of distinct items, e.g. Towers' alternative rules).
+    accepted values), "bool", "list" (choices = accepted items; the value is a
+    list of distinct items, e.g. Towers' alternative rules), or "text" (a string
+    the engine parses itself, e.g. an imported start position; not shown in the
+    new-game form).
     """
 
     default: Any
@@ -50,6 +52,8 @@ class Option:
             return "true or false"
         if self.kind == "list":
             return "a list of distinct items from: " + ", ".join(map(str, self.choices))
+        if self.kind == "text":
+            return "a string"
         return "one of: " + ", ".join(map(str, self.choices))
 
     def check(self, name: str, value: Any) -> Any:
@@ -66,6 +70,8 @@ class Option:
                   and all(isinstance(v, str) and v in self.choices for v in value))
             if ok:
                 value = sorted(value)
+        elif self.kind == "text":
+            ok = isinstance(value, str) and len(value) <= 10_000
         if not ok:
             raise ValueError(f"option {name!r}: got {value!r}, expected {self.accepted()}")
         return value

@@ -389,11 +389,20 @@ class MatchService:
                 raise ServiceError(403, "not-allowed", "Rewinds are for local games.")
             return self._rewind(match, to)
 
+    @staticmethod
+    def _rewind_points(board) -> list[int]:
+        """The move counts a rewind may stop at. An engine whose turns span several moves that must not be
+        split (Lattice's move and its return) offers turn_boundaries(); elsewhere every count is fine."""
+        boundaries = getattr(board, "turn_boundaries", None)
+        return list(boundaries()) if boundaries else list(range(len(board.moves) + 1))
+
     def _rewind(self, match: Match, to: int) -> dict:
         plies = len(match.board.moves)
         if not 0 <= to < plies:
             raise bad_request(f"to must be from 0 to {plies - 1}." if plies else "There is no move to take back.",
                               "bad-rewind")
+        if to not in self._rewind_points(match.board):
+            raise bad_request("A rewind stops only between complete turns.", "bad-rewind")
         self._record_event(match, "rewind", {"to": to}, None)
         return self._publish(match)
 
@@ -409,7 +418,8 @@ class MatchService:
                 if match.outcome() is not None or mover not in seats or match.board.turn != mover:
                     raise ServiceError(403, "not-allowed",
                                        "Online, you can take back only your own actions, while it is still your turn.")
-            return self._rewind(match, plies - 1)
+            earlier = [p for p in self._rewind_points(match.board) if p < plies]
+            return self._rewind(match, earlier[-1] if earlier else plies - 1)
 
     def resign(self, match_id, token) -> dict:
         match = self._get(match_id)

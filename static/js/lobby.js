@@ -23,6 +23,7 @@
       if (input.closest("[data-list]")) continue;
       if (input.type === "number") options[input.name] = input.value === "" ? null : Number(input.value);
       else if (input.type === "checkbox") options[input.name] = input.checked;
+      else if (input.dataset.numeric !== undefined) options[input.name] = Number(input.value);
       else options[input.name] = input.value;
     }
     for (const group of form.querySelectorAll("[data-list]")) {

@@ -261,3 +261,33 @@ def test_two_servers_on_one_database_cannot_both_write_the_same_version(db):
     assert error_of(b.play, match, token, "down").error == "stale-version"
     assert b.state(match)["moves"] == ["right"]  # b reloaded the truth
     assert b.play(match, token, "up")["moves"] == ["right", "up"]
+
+
+def lattice_moves_through_a_return():
+    """The moves of a recorded Lattice game up to and including its first promotion's return."""
+    from tests.conftest import SHARED, read_jsonl
+    for game in read_jsonl(SHARED / "reference" / "lattice.jsonl"):
+        if game["first"] != "B":
+            continue
+        moves = []
+        for turn in game["turns"]:
+            if turn["kind"] == "pass":
+                continue
+            moves.append(turn["chosen"])
+            if turn["return"] is not None:
+                return game["size"], moves + ["+" + turn["return"]["chosen"]]
+    raise AssertionError("no promotion with a return in the reference games")
+
+
+def test_take_backs_never_split_a_lattice_move_from_its_return(service):
+    size, moves = lattice_moves_through_a_return()
+    created = service.create("lattice", {"size": size}, "local")
+    for move in moves:
+        service.play(created["match"], created["token"], move)
+    state = service.takeback(created["match"], created["token"])
+    assert state["moves"] == moves[:-2]  # the promoting move and its return go together
+    for move in moves[-2:]:
+        service.play(created["match"], created["token"], move)
+    split = error_of(service.rewind, created["match"], created["token"], len(moves) - 1)
+    assert split.error == "bad-rewind" and "complete turns" in split.reason
+    assert service.rewind(created["match"], created["token"], len(moves) - 2)["moves"] == moves[:-2]
