@@ -286,9 +286,10 @@ class TowersBoard(Board):
     def pop(self) -> str:
         if not self._stack:
             raise IndexError("pop from an empty move stack")
-        (self._cells, m1, m2, r1, r2, self._cur, self._mp, self._start_mp, self._locked, self._ply,
+        (cells, m1, m2, r1, r2, self._cur, self._mp, self._start_mp, self._locked, self._ply,
          self._turn_start, self._prev_turn_start, self._acted, self._passes, self._winner,
          self._legal, self._sorted) = self._stack.pop()
+        self._cells = list(cells)  # snapshots are immutable: copies of a board share them safely
         self._master = [0, m1, m2]
         self._reserve = [0, r1, r2]
         return self._moves.pop()
@@ -307,7 +308,7 @@ class TowersBoard(Board):
         b._master = list(self._master)
         b._reserve = list(self._reserve)
         b._moves = list(self._moves)
-        b._stack = list(self._stack)  # snapshots are never mutated
+        b._stack = list(self._stack)  # snapshots are immutable tuples, shared safely
         return b
 
     # ------------------------------------------------------------------ checks
@@ -483,7 +484,7 @@ class TowersBoard(Board):
     # ------------------------------------------------------------------ applying
 
     def _apply(self, move: str, act) -> None:
-        self._stack.append((list(self._cells), self._master[1], self._master[2], self._reserve[1],
+        self._stack.append((tuple(self._cells), self._master[1], self._master[2], self._reserve[1],
                             self._reserve[2], self._cur, self._mp, self._start_mp, self._locked, self._ply,
                             self._turn_start, self._prev_turn_start, self._acted, self._passes,
                             self._winner, self._legal, self._sorted))

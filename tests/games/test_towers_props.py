@@ -241,6 +241,16 @@ def test_copy_and_record(size, rules, data):
         assert snapshot(c) != snapshot(b) or c.moves != b.moves
     again = games.from_dict(b.to_dict())
     assert snapshot(again) == snapshot(b)
+    # copies share history but not state: undo and play on one never shows on the other
+    if b.moves:
+        c = b.copy()
+        c.pop()
+        if c.turn is not None:
+            legal = c.legal_moves()
+            c.push(legal[data.draw(st.integers(0, len(legal) - 1), label="other")])
+        while b.moves:  # `again` was rebuilt from the record: it shares nothing with b
+            assert b.pop() == again.pop()
+            assert snapshot(b) == snapshot(again)
 
 
 @SETTINGS
