@@ -16,8 +16,10 @@ Layout, chosen for speed in pure Python:
   victim's component it cuts, by a BFS over that component.
 * Counters kept incrementally on every change: busy fields, areas and "empty fields
   next to one of my fields" per player, empty fields on the board. `free_fields` is
-  O(1); `golden_possible` is O(1) below the area limit and, at the limit, a scan of the
-  player's border that is cached until the board changes.
+  O(1). `golden_possible` is O(1) below the area limit; at the limit it looks at the
+  player's contacts (other players' fields next to his, kept up to date from the first
+  such question on) and searches locally only where taking a field might split its
+  owner; the answer is cached until the board changes.
 
 Coordinates and players are plain Python ints; every query validates them the way
 the C functions do (an invalid player or field gives 0/False, never an exception).
@@ -75,8 +77,13 @@ class Gamma:
             self._used = bytearray(n)        # golden move made
             self._stamp = [0] * n            # version of the player's last change
             self._cells: list = [None] * n   # the player's cells, created lazily
+            # For players whose golden_possible was asked at the area limit: the other
+            # players' cells next to theirs -> how many of their fields touch them. Built
+            # on the first such question, then kept up to date by every change.
+            self._contact: list = [None] * n
         except MemoryError:  # pragma: no cover - depends on the machine
             raise ValueError(f"not enough memory for a {width}x{height} board with {players} players") from None
+        self._tracked = 0
         self._empty = width * height
         self._total = 0
         self._version = 0
@@ -125,6 +132,35 @@ class Gamma:
                     near[old] -= 1
                 if new > 0 and na != new and nb != new and nd != new and nu != new:
                     near[new] += 1
+        if self._tracked:
+            # Contacts of the players tracked (pairs (c, neighbour) of two different owners).
+            contact = self._contact
+            for n in (a, b, d, u):
+                q = o[n]
+                if q <= 0:
+                    continue
+                if old > 0 and q != old:
+                    t = contact[old]
+                    if t is not None:
+                        k = t[n] - 1
+                        if k:
+                            t[n] = k
+                        else:
+                            del t[n]
+                    t = contact[q]
+                    if t is not None:
+                        k = t[c] - 1
+                        if k:
+                            t[c] = k
+                        else:
+                            del t[c]
+                if new > 0 and q != new:
+                    t = contact[new]
+                    if t is not None:
+                        t[n] = t.get(n, 0) + 1
+                    t = contact[q]
+                    if t is not None:
+                        t[c] = t.get(c, 0) + 1
         o[c] = new
         busy = self._busy
         if old > 0:
@@ -233,53 +269,57 @@ class Gamma:
         k = len(roots)
         if self._areas[player] + 1 - k > self.max_areas:
             return False
+        cut = None
+        if self._cut_cache:
+            cut = self._cut_cache.get(player)
+            if cut is not None and cut[0] != self._stamp[player]:
+                cut = None
         self._set_owner(c, player)
         R, others, old = self._union(c, roots)
         self._areas[player] += 1 - k
         self._add_cell(player, c)
         if self._log is not None:
             self._log.append((_MOVE, player, c, R, others, old, k))
+        if cut is not None:
+            self._grow_cut_table(player, c, cut[1])
         return True
 
-    def _pieces(self, v: int, c: int, nv: list, limit: int | None = None) -> int | list:
-        """The pieces that v's neighbours `nv` of cell c fall into once c is removed.
+    def _grow_cut_table(self, p: int, c: int, table: dict) -> None:
+        """Keep p's cut table fresh after p placed a pawn on c that touches at most one
+        of p's fields: a new leaf (or a new single field) changes nothing but its
+        neighbour's count. This keeps golden_possible cheap while a long snake grows."""
+        o = self._owner
+        S = self._S
+        own = [n for n in (c - 1, c + 1, c - S, c + S) if o[n] == p]
+        if len(own) > 1:
+            return
+        table[c] = len(own)      # a new single field: 0 pieces; a leaf: 1
+        if own:
+            table[own[0]] += 1
+        self._cut_cache[p] = (self._stamp[p], table)
 
-        With `limit`, only decide whether there are at most `limit` pieces: returns the
-        count as soon as it is known (stopping each BFS once every neighbour is reached)
-        or limit + 1 once it is exceeded. Without it, returns the list of pieces (each a
-        list of cells) covering c's whole component minus c.
-        """
+    def _pieces(self, v: int, c: int, nv: list) -> list:
+        """The pieces (lists of cells) that v's component around cell c falls into once c
+        is removed, one per group of connected neighbours `nv`."""
         o = self._owner
         S = self._S
         seen = {c}
         pieces = []
-        count = 0
-        left = len(nv)
         for s in nv:
             if s in seen:
                 continue
-            count += 1
-            if limit is not None and count > limit:
-                return count
             seen.add(s)
-            left -= 1
             piece = [s]
             i = 0
             while i < len(piece):
-                if limit is not None and left == 0:
-                    break
                 a = piece[i]
                 i += 1
                 for n in (a - 1, a + 1, a - S, a + S):
                     if o[n] == v and n not in seen:
                         seen.add(n)
                         piece.append(n)
-                        if n in nv:
-                            left -= 1
             pieces.append(piece)
-            if limit is not None and left == 0:
-                return count
-        return count if limit is not None else pieces
+        return pieces
 
     def _victim_ok(self, v: int, c: int) -> bool:
         """Would v stay within the area limit if it lost cell c?"""
@@ -293,7 +333,54 @@ class Gamma:
         cached = self._cut_cache.get(v)
         if cached is not None and cached[0] == self._stamp[v]:
             return cached[1][c] <= allowed
-        return self._pieces(v, c, nv, allowed) <= allowed
+        return self._few_pieces(v, c, nv, allowed)
+
+    def _few_pieces(self, v: int, c: int, nv: list, allowed: int) -> bool:
+        """Do v's neighbours `nv` of cell c fall into at most `allowed` pieces once c is
+        removed? One BFS front per neighbour, expanded in turn, fronts merging when they
+        meet; it stops as soon as the answer is known, so a cut near the end of a long
+        snake costs the short side, not the whole snake."""
+        o = self._owner
+        S = self._S
+        label = {c: -1}
+        queues = {}
+        heads = {}
+        group = list(range(len(nv)))
+        for i, s in enumerate(nv):
+            label[s] = i
+            queues[i] = [s]
+            heads[i] = 0
+        finished = 0
+        while True:
+            if finished + len(queues) <= allowed:
+                return True
+            for g in list(queues):
+                q = queues.get(g)
+                if q is None:
+                    continue
+                h = heads[g]
+                if h == len(q):
+                    finished += 1
+                    del queues[g], heads[g]
+                    if finished + 1 > allowed and queues:
+                        return False
+                    continue
+                a = q[h]
+                heads[g] = h + 1
+                for n in (a - 1, a + 1, a - S, a + S):
+                    if o[n] != v:
+                        continue
+                    lab = label.get(n)
+                    if lab is None:
+                        label[n] = g
+                        q.append(n)
+                    elif lab >= 0:
+                        while group[lab] != lab:
+                            lab = group[lab]
+                        if lab != g:
+                            group[lab] = g
+                            q.extend(queues[lab][heads[lab]:])
+                            del queues[lab], heads[lab]
 
     def _golden_ok(self, p: int, c: int) -> bool:
         """Is the golden move of p onto cell c legal (p valid and not yet used)?"""
@@ -417,26 +504,46 @@ class Gamma:
         return result
 
     def _golden_possible_at_limit(self, p: int) -> bool:
+        """At the area limit only fields next to p's own can be taken: its contacts."""
+        contact = self._contact[p]
+        if contact is None:
+            contact = self._track(p)
+        if not contact:
+            return False
         o = self._owner
         S = self._S
         A = self.max_areas
         areas = self._areas
-        seen = set()
-        hard = []
-        for a in self._cells[p] or ():
-            for c in (a - 1, a + 1, a - S, a + S):
-                v = o[c]
-                if v > 0 and v != p and c not in seen:
-                    seen.add(c)
-                    m = (o[c - 1] == v) + (o[c + 1] == v) + (o[c - S] == v) + (o[c + S] == v)
-                    if m <= 1 or m <= A - areas[v] + 1:
-                        return True
-                    hard.append(c)
-        for c in hard:
+        hard: dict = {}
+        for c in contact:
             v = o[c]
-            if self._cut_table(v)[c] <= A - areas[v] + 1:
+            m = (o[c - 1] == v) + (o[c + 1] == v) + (o[c - S] == v) + (o[c + S] == v)
+            if m <= 1 or m <= A - areas[v] + 1:
                 return True
+            hard.setdefault(v, []).append(c)
+        # Fields that may cut their owner's area: look them up in the owner's cut table
+        # (built once, then kept fresh while the owner's areas grow leaf by leaf).
+        for v, cells in hard.items():
+            allowed = A - areas[v] + 1
+            table = self._cut_table(v)
+            for c in cells:
+                if table[c] <= allowed:
+                    return True
         return False
+
+    def _track(self, p: int) -> dict:
+        """Start keeping p's contacts (O(p's fields) once, then O(1) per change)."""
+        o = self._owner
+        S = self._S
+        contact: dict = {}
+        for a in self._cells[p] or ():
+            for n in (a - 1, a + 1, a - S, a + S):
+                q = o[n]
+                if q > 0 and q != p:
+                    contact[n] = contact.get(n, 0) + 1
+        self._contact[p] = contact
+        self._tracked += 1
+        return contact
 
     def _cut_table(self, v: int) -> dict:
         """For every cell of v with two or more v-neighbours: how many pieces its
@@ -636,9 +743,10 @@ class Gamma:
             setattr(other, name, list(getattr(self, name)))
         other._used = bytearray(self._used)
         other._cells = [None if cs is None else list(cs) for cs in self._cells]
+        other._contact = [None if t is None else dict(t) for t in self._contact]
         other._log = None if self._log is None else list(self._log)   # records are never mutated
         other._gp_cache = dict(self._gp_cache)
-        other._cut_cache = dict(self._cut_cache)                       # tables are never mutated
+        other._cut_cache = {v: (stamp, dict(t)) for v, (stamp, t) in self._cut_cache.items()}
         return other
 
     def state(self) -> tuple:
