@@ -145,6 +145,7 @@ class Game:
     board_class: type
     summary: str = ""          # a few sentences of rules for the lobby
     notes: Any = None          # optional callable(options) -> list[str] of warnings for the new-game form
+    formats: dict = field(default_factory=dict)  # file extension -> module with load(text) -> Board, dump(board) -> str
     extra: dict = field(default_factory=dict)
 
     def normalise(self, options: dict | None) -> dict:
@@ -169,4 +170,5 @@ class Game:
             "seats": [self.seats[0], self.seats[1]],
             "options": {k: o.to_dict() for k, o in self.options.items()},
             "summary": self.summary,
+            "formats": sorted(self.formats),
         }

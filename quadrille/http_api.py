@@ -86,8 +86,13 @@ def join_by_name():
 
 @bp.post("/matches/import")
 def import_match():
-    created = service().import_record(json_body(), mode=request.args.get("mode", "local"),
-                                      player=request.args.get("player"))
+    """A Quadrille record (JSON), or with ?format=<extension> a game's own save file as the raw body."""
+    mode, player = request.args.get("mode", "local"), request.args.get("player")
+    if request.args.get("format", "json") != "json":
+        text = request.get_data(as_text=True)
+        created = service().import_file(request.args["format"], text, mode=mode, player=player)
+    else:
+        created = service().import_record(json_body(), mode=mode, player=player)
     return jsonify(with_links(created)), 201
 
 
@@ -141,6 +146,15 @@ def match_record(match_id):
     if request.args.get("download"):
         response.headers["Content-Disposition"] = (
             f'attachment; filename="quadrille-{record["game"]}-{record["match"]}.json"')
+    return response
+
+
+@bp.get("/matches/<match_id>/export/<extension>")
+def export_file(match_id, extension):
+    """The match in its game's own save format (e.g. .twr for Towers), as a download."""
+    text = service().export_file(match_id, extension)
+    response = current_app.response_class(text, mimetype="text/plain")
+    response.headers["Content-Disposition"] = f'attachment; filename="quadrille-{match_id}.{extension}"'
     return response
 
 

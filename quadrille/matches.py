@@ -462,6 +462,35 @@ class MatchService:
         self.listener(match.id, "rematch", {"match": created["match"], "from": match.id})
         return created
 
+    @staticmethod
+    def _format(extension) -> tuple[games.Game, object]:
+        for name in games.names():
+            game = games.get(name)
+            if extension in game.formats:
+                return game, game.formats[extension]
+        known = sorted(ext for name in games.names() for ext in games.get(name).formats)
+        raise bad_request("Files of this kind cannot be imported; known kinds: .json, ." + ", .".join(known) + ".",
+                          "bad-record")
+
+    def import_file(self, extension, text, mode="local", player=None) -> dict:
+        """A new match from a game's own save file (e.g. Lattice's .ltc, Towers' .twr)."""
+        game, fmt = self._format(extension)
+        if not isinstance(text, str) or not text.strip():
+            raise bad_request("The file is empty.", "bad-record")
+        try:
+            board = fmt.load(text)
+        except (ValueError, IllegalMove, KeyError, IndexError) as exc:
+            raise bad_request(f"This .{extension} file cannot be read: {exc}", "bad-record")
+        return self.create(game.name, dict(board.options), mode, player=player, moves=list(board.moves))
+
+    def export_file(self, match_id, extension) -> str:
+        match = self._get(match_id)
+        fmt = games.get(match.row.game).formats.get(extension)
+        if fmt is None:
+            raise ServiceError(404, "not-found", f"{match.row.game} matches are not saved as .{extension} files.")
+        with match.lock:
+            return fmt.dump(match.board)
+
     def import_record(self, record, mode="local", player=None) -> dict:
         """A new match that continues from an exported record (its game, options and moves)."""
         if not isinstance(record, dict):

@@ -6,6 +6,7 @@ geometry in ``geometry.py`` and the import of the original's ``.ltc`` save files
 from __future__ import annotations
 
 from games.base import Game
+from games.lattice import ltc
 from games.lattice.board import COLORS, OPTIONS, LatticeBoard, parse_pos
 from games.lattice.geometry import SIZES, Lattice, lattice
 
@@ -17,6 +18,7 @@ GAME = Game(
     seats=(2, 2),
     options=OPTIONS,
     board_class=LatticeBoard,
+    formats={"ltc": ltc},
     summary=(
         "Checkers in three dimensions: the pieces stand on the nodes of a lattice of stacked checkerboard levels "
         "and move one step along the diagonals that go up or down a level, B upwards from the bottom and T "

@@ -79,13 +79,11 @@
 
   document.getElementById("import-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];
-    const errorBox = document.getElementById("import-error");
     if (!file) return;
     try {
-      const record = JSON.parse(await file.text());
-      enter(await api("/api/matches/import", record));
+      enter(await window.QuadrilleFiles.importFile(file));
     } catch (error) {
-      errorBox.textContent = error.reason || "That file is not a Quadrille match record.";
+      document.getElementById("import-error").textContent = error.reason || "That file is not a saved match.";
     }
   });
 

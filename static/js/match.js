@@ -228,15 +228,10 @@
       const file = event.target.files[0];
       if (!file) return;
       try {
-        const response = await fetch("/api/matches/import", {
-          method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text(),
-        });
-        const created = await response.json();
-        if (!response.ok) return message(created.reason, "error");
-        Tokens.set(created.match, created.token);
+        const created = await window.QuadrilleFiles.importFile(file);
         window.location.href = `${embed ? "/embed/" : "/m/"}${created.match}`;
-      } catch (e) {
-        message("That file is not a Quadrille match record.", "error");
+      } catch (error) {
+        message(error.reason || "That file is not a saved match.", "error");
       }
     });
 

@@ -144,3 +144,22 @@ def test_pages_render(client):
     assert 'id="initial-token"' in fresh and 'data-size="5"' in fresh
     assert client.get("/embed/new/trails?size=99").status_code == 400
     assert client.get("/embed/new/chess").status_code == 404
+
+
+def test_a_games_own_save_file_imports_and_exports(client):
+    created = new_match(client, game="lattice", mode="local")
+    url = f"/api/matches/{created['match']}"
+    state = client.get(url).json
+    client.post(f"{url}/moves", json={"move": state["legal"][0]}, headers=auth(created["token"]))
+    ltc = client.get(f"{url}/export/ltc")
+    assert ltc.status_code == 200 and "attachment" in ltc.headers["Content-Disposition"]
+    imported = client.post("/api/matches/import?format=ltc", data=ltc.data, content_type="text/plain")
+    assert imported.status_code == 201, imported.json
+    again = client.get(f"/api/matches/{imported.json['match']}").json
+    assert again["view"]["nodes"] == client.get(url).json["view"]["nodes"]
+    assert again["turn"] == 1  # an .ltc file keeps no side to move: the first mover resumes, as in the original
+    for body, fmt in (("garbage", "ltc"), ("", "ltc"), ("x", "pgn")):
+        refused = client.post(f"/api/matches/import?format={fmt}", data=body, content_type="text/plain")
+        assert refused.status_code == 400 and refused.json["error"] == "bad-record" and refused.json["reason"]
+    assert client.get(f"{url}/export/pgn").status_code == 404
+    assert client.get("/api/matches/nothere/export/ltc").status_code == 404
