@@ -7,12 +7,13 @@ rules of §8).
 from __future__ import annotations
 
 from games.base import Game
+from games.towers import twr
 from games.towers.core import (
     FORM_SIZES, MAX_SIZE, MIN_SIZE, OPTIONS, RULE_ORDER, RULES, TowersBoard, TowersIllegalMove,
     initial_masters,
 )
 
-__all__ = ["GAME", "TowersBoard", "TowersIllegalMove", "RULES", "RULE_ORDER", "initial_masters"]
+__all__ = ["GAME", "TowersBoard", "TowersIllegalMove", "RULES", "RULE_ORDER", "initial_masters", "twr"]
 
 
 def _notes(options: dict) -> list[str]:
@@ -32,6 +33,7 @@ GAME = Game(
     seats=(2, 2),
     options=OPTIONS,
     board_class=TowersBoard,
+    formats={"twr": twr},  # the original client's save files (towers.md §9)
     summary=(
         "Each turn you get as many move points as pawns in your reserve, and spend them on several actions: "
         "moving a pawn or tower in a straight line costs its distance times the pawns moved, and importing a "

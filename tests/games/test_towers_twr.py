@@ -20,6 +20,11 @@ def header(rules="()", size=5):
     return f'("2.0" {rules} {size} "P1" "P2" "Human" "Human" '
 
 
+def test_registered_as_the_games_file_format():
+    assert TOWERS.formats["twr"] is twr and "twr" in TOWERS.to_dict()["formats"]
+    assert issubclass(twr.TwrError, ValueError)
+
+
 def test_doc_example():
     g = twr.read(DOC_EXAMPLE)
     assert g.version == "2.0" and g.rules == ["tower-out"] and g.size == 5
