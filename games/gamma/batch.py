@@ -81,9 +81,11 @@ class Interactive(Exception):
 class Batch:
     """The line state machine: no game yet, then batch mode."""
 
-    def __init__(self, out: Callable[[bytes], object], err: Callable[[bytes], object]):
+    def __init__(self, out: Callable[[bytes], object], err: Callable[[bytes], object],
+                 old_golden_possible: bool = False):
         self.out = out
         self.err = err
+        self.old_golden_possible = old_golden_possible
         self.game: Gamma | None = None
         self.number = 0
 
@@ -107,6 +109,7 @@ class Batch:
                 game = Gamma(*cmd[1:], undo=False)
             except ValueError:
                 return self.error()
+            game.old_golden_possible = self.old_golden_possible
             if op == _I:
                 raise Interactive(game)
             self.game = game
@@ -135,10 +138,10 @@ class Batch:
 
 
 def serve(read: Callable[[], bytes], out: Callable[[bytes], object], err: Callable[[bytes], object],
-          flush: Callable[[], object] = lambda: None, terminal=None) -> int:
+          flush: Callable[[], object] = lambda: None, terminal=None, old_golden_possible: bool = False) -> int:
     """Run the program: `read()` returns the next chunk of standard input (b"" at EOF).
-    Returns the exit code."""
-    batch = Batch(out, err)
+    Returns the exit code. `old_golden_possible` is only for the part-2 test folder."""
+    batch = Batch(out, err, old_golden_possible)
     buf = b""
     while True:
         chunk = read()
@@ -172,10 +175,11 @@ class Result(NamedTuple):
     code: int
 
 
-def run(data: bytes, *, chunk: int | None = None) -> Result:
+def run(data: bytes, *, chunk: int | None = None, old_golden_possible: bool = False) -> Result:
     """Run the program in-process on `data` as standard input.
 
-    `chunk` feeds the input in pieces of that size, as a pipe would (default: all at once)."""
+    `chunk` feeds the input in pieces of that size, as a pipe would (default: all at once);
+    `old_golden_possible` switches `q` to the part-2 meaning (for the old test folder)."""
     out: list = []
     err: list = []
     if chunk is None:
@@ -187,7 +191,7 @@ def run(data: bytes, *, chunk: int | None = None) -> Result:
     def read() -> bytes:
         return pieces.pop() if pieces else b""
 
-    code = serve(read, out.append, err.append)
+    code = serve(read, out.append, err.append, old_golden_possible=old_golden_possible)
     return Result(b"".join(out), b"".join(err), code)
 
 
