@@ -99,6 +99,7 @@ def main(argv=None) -> int:
         serve(app, args.async_mode, sock)
     except KeyboardInterrupt:
         pass
+    app.extensions["quadrille"].computer.close()
     app.extensions["quadrille.storage"].close()
     print("Quadrille stopped", flush=True)
     return 0

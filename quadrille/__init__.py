@@ -17,6 +17,7 @@ from flask_socketio import SocketIO
 from werkzeug.exceptions import HTTPException
 
 from . import http_api, pages, sockets
+from .computer import ComputerPlayers
 from .errors import ServiceError
 from .matches import MatchService
 from .storage import Storage
@@ -29,6 +30,8 @@ DEFAULTS = {
     "ASYNC_MODE": "threading",
     "MAX_CONTENT_LENGTH": 1 << 20,        # HTTP bodies: 1 MiB is plenty for a record
     "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
+    "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
+    "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
 }
 
 
@@ -47,6 +50,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     storage = Storage.sqlite(app.config["DATABASE"])
     service = MatchService(storage, broadcast)
+    service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
+                                       size=app.config["COMPUTER_WORKERS"], demo_delay=app.config["DEMO_DELAY"])
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
     app.extensions["quadrille.presence"] = sockets.register(socketio, service)

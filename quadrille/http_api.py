@@ -122,7 +122,8 @@ def play_move(match_id):
 
 @bp.post("/matches/<match_id>/<action>")
 def match_action(match_id, action):
-    """Match decisions: takeback, rewind {"to"}, resign, start, rematch."""
+    """Match decisions: takeback, rewind {"to"}, resign, start {"computer_level"?}, rematch, pause {"paused"},
+    computer {"seat", "level"} (hand an absent player's seat to the computer), reclaim (take it back)."""
     body = request.get_json(silent=True, force=True) if request.content_length else {}
     if not isinstance(body, dict):
         raise bad_request("The request body must be a JSON object.")
@@ -131,7 +132,12 @@ def match_action(match_id, action):
         "takeback": lambda: svc.takeback(match_id, token),
         "rewind": lambda: svc.rewind(match_id, token, body.get("to")),
         "resign": lambda: svc.resign(match_id, token),
-        "start": lambda: svc.start(match_id, token),
+        "start": lambda: svc.start(match_id, token, body.get("computer_level")),
+        "pause": lambda: svc.pause(match_id, token, body.get("paused")),
+        "reclaim": lambda: svc.take_back_seat(match_id, token),
+        "computer": lambda: svc.hand_to_computer(
+            match_id, token, body.get("seat"), body.get("level", 1),
+            absent=body.get("seat") not in current_app.extensions["quadrille.presence"].summary(match_id)["online"]),
         "rematch": lambda: with_links(svc.rematch(match_id, token)),
     }
     if action not in actions:

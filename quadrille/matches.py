@@ -40,6 +40,9 @@ class Match:
     result: dict | None = None       # a match decision that ended it (resignation)
     started: bool = True
     move_seats: list = field(default_factory=list)  # the seat that played each move of the current line
+    computer: dict = field(default_factory=dict)    # seat -> level, for the seats the computer plays
+    paused: bool = False                            # the computer waits (a demo's P key)
+    votes: dict = field(default_factory=dict)       # seat -> seats agreeing to hand it to the computer
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -60,6 +63,13 @@ class Match:
 
     def turn(self) -> int | None:
         return None if self.result is not None or not self.started else self.board.turn
+
+    def computer_to_move(self) -> bool:
+        return not self.paused and self.turn() in self.computer
+
+    def humans(self) -> list[int]:
+        """The seats people hold (claimed, and not played by the computer)."""
+        return [s.seat for s in self.row.seats if s.token_hash is not None and s.seat not in self.computer]
 
 
 def _needs_start(game: games.Game, mode: str) -> bool:
@@ -88,6 +98,7 @@ def _int(value, what: str, optional: bool = True) -> int | None:
 
 class MatchService:
     def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None):
+        self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.storage = storage
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache: OrderedDict[str, Match] = OrderedDict()
@@ -114,7 +125,8 @@ class MatchService:
 
     def _replay(self, row: MatchRow) -> Match:
         game = games.get(row.game)
-        match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode))
+        match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode),
+                      computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()})
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
@@ -139,10 +151,16 @@ class MatchService:
                             "reason": "resigned", "resigned": data["seat"]}
         elif kind == "start":
             options = dict(match.row.options, **data.get("options", {}))
-            match.row.options = options
-            match.board = games.get(match.row.game).new(**options)
+            if options != match.row.options:
+                match.row.options = options
+                match.board = games.get(match.row.game).new(**options)
             match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
+            match.computer.update({int(seat): level for seat, level in data.get("computer", {}).items()})
             match.started = True
+        elif kind == "computer":
+            match.computer[data["seat"]] = data["level"]
+        elif kind == "human":
+            match.computer.pop(data["seat"], None)
         else:  # pragma: no cover - storage only ever holds the kinds above
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -185,10 +203,15 @@ class MatchService:
             "outcome": match.outcome(),
             "started": match.started,
             "players": board.players,
-            "seats": [{"seat": s.seat, "taken": s.token_hash is not None or s.kind == "ai",
-                       "name": "ai" if s.kind == "ai" else s.name, "kind": s.kind}
-                      for s in match.row.seats],
+            "seats": [self._seat_entry(match, s) for s in match.row.seats],
+            "paused": match.paused,
         }
+
+    @staticmethod
+    def _seat_entry(match: Match, s: SeatRow) -> dict:
+        if s.seat in match.computer:
+            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
+        return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human"}
 
     def seats_of(self, match_id, token) -> list[int]:
         return self._get(match_id).seats_of(token)
@@ -217,7 +240,7 @@ class MatchService:
                 "match": row.id, "game": row.game, "options": dict(row.options), "mode": row.mode,
                 "name": row.name, "created": row.created,
                 "moves": list(match.board.moves), "outcome": match.outcome(), "version": match.version,
-                "seats": [{"seat": s.seat, "name": "ai" if s.kind == "ai" else s.name, "kind": s.kind}
+                "seats": [{k: v for k, v in self._seat_entry(match, s).items() if k != "taken"}
                           for s in row.seats],
                 "events": [{"seq": e.seq, "kind": e.kind, "seat": e.seat, "at": e.at, **e.data}
                            for e in row.events],
@@ -235,15 +258,14 @@ class MatchService:
             raise bad_request("options must be an object.", "bad-options")
         if mode not in MODES:
             raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
-        if mode == "ai":
-            raise ServiceError(400, "unsupported-mode", "Computer opponents are not available yet.")
         try:
             board = game.new(**(options or {}))
         except ValueError as exc:
             raise bad_request(str(exc), "bad-options")
         player = _clean_name(player, "player name")
         name = _clean_name(name, "match name")
-        held = self._creator_seats(seats, board.players, mode)
+        computer = self._computer_seats(game.name, ai, board.players) if mode == "ai" else {}
+        held = self._creator_seats(seats, board.players, mode, computer)
         for i, move in enumerate(moves):
             try:
                 board.push(move)
@@ -254,20 +276,24 @@ class MatchService:
 
         token, now = new_token(), time.time()
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
-                       name=name.lower() if name else None, created=now)
+                       name=name.lower() if name else None, created=now,
+                       meta={"computer": {str(seat): level for seat, level in computer.items()}} if computer else {})
         for seat in range(1, board.players + 1):
             mine = seat in held
-            row.seats.append(SeatRow(seat=seat, kind="human", token_hash=hash_token(token) if mine else None,
+            row.seats.append(SeatRow(seat=seat, kind="ai" if seat in computer else "human",
+                                     token_hash=hash_token(token) if mine else None,
                                      name=(player or f"Player {seat}") if mine else None,
                                      claimed=now if mine else None))
         row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
                       for i, m in enumerate(board.moves)]
         self.storage.create_match(row)
         match = Match(row=row, board=board, version=len(row.events), started=not _needs_start(game, mode),
-                      move_seats=[None] * len(row.events))
+                      move_seats=[None] * len(row.events), computer=computer)
         with self._cache_lock:
             self._cache[row.id] = match
-        return {"match": row.id, "seat": held[0], "seats": held, "token": token, "created": True}
+        self._wake_computer(match)
+        mine = [s for s in held if s not in computer]
+        return {"match": row.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
 
     @staticmethod
     def _game(game_name) -> games.Game:
@@ -277,9 +303,34 @@ class MatchService:
             raise bad_request("game must be one of: " + ", ".join(games.names()) + ".", "unknown-game")
 
     @staticmethod
-    def _creator_seats(seats, players: int, mode: str) -> list[int]:
+    def _computer_seats(game_name: str, spec, players: int) -> dict:
+        """`ai`: {"seats": [2], "level": 1..3 or a classic level id}; "seats" may map seat -> level."""
+        import ai
+        if not isinstance(spec, dict):
+            raise bad_request('ai must be an object such as {"seats": [2], "level": 2}.', "bad-ai")
+        known = [entry["id"] for entry in ai.levels(game_name)]
+        seats, level = spec.get("seats", [players]), spec.get("level", 1)
+        if isinstance(seats, list):
+            seats = {seat: level for seat in seats}
+        if not isinstance(seats, dict) or not seats:
+            raise bad_request("ai.seats must list the seats the computer plays.", "bad-ai")
+        computer = {}
+        for seat, lvl in seats.items():
+            seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
+                raise bad_request(f"ai.seats: seats are numbered 1 to {players}.", "bad-ai")
+            if lvl not in known:
+                raise bad_request("ai.level must be one of: " + ", ".join(map(str, known)) + ".", "bad-ai")
+            computer[seat] = lvl
+        return computer
+
+    @staticmethod
+    def _creator_seats(seats, players: int, mode: str, computer: dict | None = None) -> list[int]:
         if mode == "local":
             return list(range(1, players + 1))
+        if mode == "ai":
+            humans = [s for s in range(1, players + 1) if s not in computer]
+            return humans or list(range(1, players + 1))  # a demo: the creator holds the computer's seats
         if seats is None:
             return [1]
         if isinstance(seats, int) and not isinstance(seats, bool):
@@ -358,12 +409,16 @@ class MatchService:
                                    f"The match is at version {match.version}, not {version}.",
                                    version=match.version)
             turn = match.board.turn
+            if turn in match.computer:
+                raise ServiceError(403, "not-your-turn", f"The computer plays seat {turn}.")
             if turn not in seats:
                 raise ServiceError(403, "not-your-turn", f"It is seat {turn}'s turn, not yours.")
             try:
                 match.board.push(move)
             except IllegalMove as exc:
-                raise ServiceError(400, "illegal-move", exc.reason)
+                # Some engines (Towers) keep the original's terse reason and add a longer explanation.
+                detail = getattr(exc, "detail", None)
+                raise ServiceError(400, "illegal-move", exc.reason, **({"detail": detail} if detail else {}))
             match.board.pop()  # validated; _record_event writes first, then applies
             self._record_event(match, "move", {"move": move}, turn)
             return self._publish(match)
@@ -377,7 +432,87 @@ class MatchService:
     def _publish(self, match: Match) -> dict:
         state = self._state(match)
         self.listener(match.id, "state", state)
+        self._wake_computer(match)
         return state
+
+    def _wake_computer(self, match: Match) -> None:
+        if self.computer is not None and match.computer:
+            self.computer.notify(match.id, match.version, match.computer_to_move())
+
+    # -- the computer's side ----------------------------------------------------------
+    def computer_request(self, match_id, version) -> dict | None:
+        """What a worker needs to choose the computer's move, or None if the position moved on."""
+        match = self._get(match_id)
+        with match.lock:
+            if match.version != version or not match.computer_to_move():
+                return None
+            seat = match.board.turn
+            return {"game": match.row.game, "options": dict(match.row.options), "moves": list(match.board.moves),
+                    "seat": seat, "level": match.computer[seat], "seed": version,
+                    "demo": not match.humans()}
+
+    def play_computer(self, match_id, version, seat, move) -> dict:
+        match = self._get(match_id)
+        with match.lock:
+            if match.version != version or match.board.turn != seat or seat not in match.computer:
+                raise ServiceError(409, "stale-version", "The position changed while the computer thought.")
+            self._check_playing(match)
+            try:
+                match.board.push(move)
+            except IllegalMove as exc:
+                raise ServiceError(500, "server-error", f"The computer chose an illegal move: {exc.reason}")
+            match.board.pop()
+            self._record_event(match, "move", {"move": move}, seat)
+            return self._publish(match)
+
+    def pause(self, match_id, token, paused) -> dict:
+        """Pause or resume the computer (for demos: the original's P key)."""
+        match = self._get(match_id)
+        if not isinstance(paused, bool):
+            raise bad_request("paused must be true or false.")
+        with match.lock:
+            self._authorise(match, token)
+            match.paused = paused
+            return self._publish(match)
+
+    def hand_to_computer(self, match_id, token, seat, level=1, absent=True) -> dict:
+        """The computer takes over a seat whose player is gone, when the players still here agree.
+
+        A player asks; in a two-player game that is everyone left, so it happens at once. With more
+        players, each other player present asks too (agrees), and the last agreement hands the seat over.
+        """
+        import ai
+        match = self._get(match_id)
+        seat = _int(seat, "seat", optional=False)
+        with match.lock:
+            seats = self._authorise(match, token)
+            self._check_playing(match)
+            if seat not in match.humans() or seat in seats:
+                raise bad_request("Only another player's seat can be handed to the computer.", "bad-ai")
+            if not absent:
+                raise ServiceError(409, "player-present", "That player is still connected.")
+            if level not in [entry["id"] for entry in ai.levels(match.row.game)]:
+                raise bad_request("Unknown computer level.", "bad-ai")
+            votes = match.votes.setdefault(seat, set())
+            votes.update(seats)
+            needed = [s for s in match.humans() if s != seat]
+            if not set(needed) <= votes:
+                return {**self._publish(match), "waiting_for": [s for s in needed if s not in votes]}
+            del match.votes[seat]
+            self._record_event(match, "computer", {"seat": seat, "level": level}, seats[0])
+            return self._publish(match)
+
+    def take_back_seat(self, match_id, token) -> dict:
+        """A returning player takes their seat back from the computer."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            mine = [s.seat for s in match.row.seats
+                    if s.seat in seats and s.kind == "human" and s.seat in match.computer]
+            if not mine:
+                raise bad_request("The computer plays none of your seats.", "bad-ai")
+            self._record_event(match, "human", {"seat": mine[0]}, mine[0])
+            return self._publish(match)
 
     def rewind(self, match_id, token, to) -> dict:
         """Go back to the position after `to` moves and continue from there (local games)."""
@@ -419,6 +554,12 @@ class MatchService:
                     raise ServiceError(403, "not-allowed",
                                        "Online, you can take back only your own actions, while it is still your turn.")
             earlier = [p for p in self._rewind_points(match.board) if p < plies]
+            if match.computer:
+                # Against the computer, take back its reply too: back to before the last human move.
+                human = [i for i in earlier if match.move_seats[i] not in match.computer]
+                if not human:
+                    raise bad_request("There is no move of yours to take back.", "bad-rewind")
+                earlier = human
             return self._rewind(match, earlier[-1] if earlier else plies - 1)
 
     def resign(self, match_id, token) -> dict:
@@ -433,8 +574,9 @@ class MatchService:
             self._record_event(match, "resign", {"seat": seats[0]}, seats[0])
             return self._publish(match)
 
-    def start(self, match_id, token) -> dict:
-        """The creator starts a match that waits for its players; unclaimed seats are left out."""
+    def start(self, match_id, token, computer_level=None) -> dict:
+        """The creator starts a match that waits for its players. Unclaimed seats are left out, or, with
+        `computer_level`, played by the computer."""
         match = self._get(match_id)
         with match.lock:
             seats = self._authorise(match, token)
@@ -444,6 +586,12 @@ class MatchService:
                 raise ServiceError(403, "not-allowed", "Only the match's creator can start it.")
             game = games.get(match.row.game)
             claimed = [s.seat for s in match.row.seats if s.token_hash is not None]
+            if computer_level is not None:
+                free = [s.seat for s in match.row.seats if s.token_hash is None]
+                computer = self._computer_seats(game.name, {"seats": free, "level": computer_level},
+                                                len(match.row.seats)) if free else {}
+                self._record_event(match, "start", {"options": {}, "computer": computer}, 1)
+                return self._publish(match)
             if len(claimed) < max(game.seats[0], 1) or claimed != list(range(1, len(claimed) + 1)):
                 raise ServiceError(409, "not-enough-players", "Wait until enough players have joined.")
             options = {"players": len(claimed)} if "players" in game.options else {}

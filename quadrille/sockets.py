@@ -103,13 +103,20 @@ def register(socketio: SocketIO, service: MatchService) -> Presence:
         @acknowledged
         def handler(data):
             state = call(data)
-            return {"version": state["version"]} if "version" in state else state
+            if "version" not in state:
+                return state  # not a STATE: e.g. a rematch's new match, or a position
+            return {"version": state["version"], **{k: state[k] for k in ("waiting_for",) if k in state}}
         return handler
 
     decision("takeback", lambda d: service.takeback(d.get("match"), d.get("token")))
     decision("rewind", lambda d: service.rewind(d.get("match"), d.get("token"), d.get("to")))
     decision("resign", lambda d: service.resign(d.get("match"), d.get("token")))
-    decision("start", lambda d: service.start(d.get("match"), d.get("token")))
+    decision("start", lambda d: service.start(d.get("match"), d.get("token"), d.get("computer_level")))
+    decision("pause", lambda d: service.pause(d.get("match"), d.get("token"), d.get("paused")))
+    decision("reclaim", lambda d: service.take_back_seat(d.get("match"), d.get("token")))
+    decision("computer", lambda d: service.hand_to_computer(
+        d.get("match"), d.get("token"), d.get("seat"), d.get("level", 1),
+        absent=d.get("seat") not in presence.summary(d.get("match"))["online"]))
     decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
 

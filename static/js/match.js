@@ -38,7 +38,7 @@
       play(move) {
         if (replay) return message("You are looking at an earlier position; step to the end to play.");
         socket.emit("move", { match: matchId, token, move, version: state.version }, (ack) => {
-          if (!ack.ok) message(ack.reason, "error");
+          if (!ack.ok) message(ack.detail ? `${ack.reason}: ${ack.detail}` : ack.reason, "error");
           else message("");
         });
       },

@@ -1,0 +1,170 @@
+"""Computer players in the match service: real worker processes, real SQLite, threads for tasks."""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from quadrille.computer import ComputerPlayers
+from quadrille.errors import ServiceError
+from quadrille.matches import MatchService
+from quadrille.storage import Storage
+
+
+def start_task(target, *args):
+    thread = threading.Thread(target=target, args=args, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def service(tmp_path):
+    svc = MatchService(Storage.sqlite(str(tmp_path / "computer.db")))
+    svc.computer = ComputerPlayers(svc, start_task, time.sleep, size=1, demo_delay=0.01)
+    yield svc
+    svc.computer.close()
+    svc.storage.close()
+
+
+def wait_until(predicate, timeout=30.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def test_the_computer_answers_each_human_move_until_the_end(service):
+    created = service.create("trails", {"size": 7}, "ai", ai={"seats": [2], "level": 1})
+    match, token = created["match"], created["token"]
+    assert created["seats"] == [1]
+    state = service.state(match)
+    assert state["seats"][1] == {"seat": 2, "taken": True, "name": "ai", "kind": "ai", "level": 1}
+    while state["outcome"] is None:
+        if state["turn"] == 1:
+            state = service.play(match, token, state["legal"][0])
+        else:
+            version = state["version"]
+            wait_until(lambda: service.state(match)["version"] > version)
+            state = service.state(match)
+            assert state["moves"] and len(state["moves"]) == version + 1
+    record = service.record(match)
+    assert [e["seat"] for e in record["events"]] == [1, 2] * (len(record["events"]) // 2) + [1] * (
+        len(record["events"]) % 2)
+
+
+def test_the_computer_moves_first_when_it_holds_seat_one(service):
+    created = service.create("trails", None, "ai", ai={"seats": [1], "level": 2})
+    assert created["seats"] == [2]
+    wait_until(lambda: service.state(created["match"])["version"] == 1)
+    refused = pytest.raises(ServiceError, service.play, created["match"], created["token"], "down")
+    assert refused.value.error == "illegal-move" or service.state(created["match"])["turn"] == 2
+
+
+def test_a_human_cannot_move_for_the_computer(service):
+    created = service.create("trails", None, "ai", ai={"seats": [1], "level": 1})
+    service.computer.close()
+    with pytest.raises(ServiceError) as refused:
+        service.play(created["match"], created["token"], "down", version=0)
+    assert refused.value.error in ("not-your-turn", "stale-version")
+
+
+def test_take_back_against_the_computer_undoes_its_reply_too(service):
+    created = service.create("trails", None, "ai", ai={"seats": [2], "level": 1})
+    match, token = created["match"], created["token"]
+    service.play(match, token, "right")
+    wait_until(lambda: service.state(match)["version"] == 2)
+    service.play(match, token, service.state(match)["legal"][0])
+    wait_until(lambda: service.state(match)["version"] == 4)
+    state = service.takeback(match, token)
+    assert len(state["moves"]) == 2 and state["turn"] == 1
+    time.sleep(0.3)
+    assert service.state(match)["version"] == state["version"]  # the computer does not move for seat 1
+
+
+def test_a_demo_plays_itself_to_the_end(service):
+    created = service.create("trails", {"size": 5}, "ai", ai={"seats": [1, 2], "level": 1})
+    assert created["seats"] == [] and created["token"]
+    wait_until(lambda: service.state(created["match"])["outcome"] is not None)
+
+
+def test_pausing_a_demo_stops_the_computer(service):
+    created = service.create("trails", {"size": 9}, "ai", ai={"seats": [1, 2], "level": 1})
+    service.pause(created["match"], created["token"], True)
+    time.sleep(0.2)  # a move already being thought about may still land
+    paused_at = service.state(created["match"])["version"]
+    time.sleep(0.5)
+    assert service.state(created["match"])["version"] == paused_at
+    assert service.state(created["match"])["paused"] is True
+    service.pause(created["match"], created["token"], False)
+    wait_until(lambda: service.state(created["match"])["version"] > paused_at)
+
+
+def test_a_crashed_worker_is_replaced_and_the_move_retried(service):
+    created = service.create("trails", None, "ai", ai={"seats": [2], "level": 1})
+    match, token = created["match"], created["token"]
+    service.play(match, token, "right")
+    wait_until(lambda: service.state(match)["version"] == 2)
+    for worker in service.computer.workers():
+        os.kill(worker.proc.pid, signal.SIGKILL)  # the idle worker dies between two moves
+    service.play(match, token, service.state(match)["legal"][0])
+    wait_until(lambda: service.state(match)["version"] == 4)
+
+
+def test_a_worker_killed_while_thinking_is_replaced(service):
+    created = service.create("trails", None, "ai", ai={"seats": [2], "level": 3})
+    match, token = created["match"], created["token"]
+    service.play(match, token, "right")
+    wait_until(lambda: service.computer.thinking(match) and service.computer._thinking[match]["worker"] is not None)
+    os.kill(service.computer._thinking[match]["worker"].proc.pid, signal.SIGKILL)
+    wait_until(lambda: service.state(match)["version"] == 2, timeout=60)
+
+
+def test_handing_an_absent_players_seat_to_the_computer_and_back(service):
+    created = service.create("trails", None, "online")
+    match = created["match"]
+    other = service.claim(match)
+    with pytest.raises(ServiceError) as present:
+        service.hand_to_computer(match, created["token"], 2, 1, absent=False)
+    assert present.value.error == "player-present"
+    with pytest.raises(ServiceError) as own:
+        service.hand_to_computer(match, created["token"], 1, 1)
+    assert own.value.error == "bad-ai"
+    state = service.hand_to_computer(match, created["token"], 2, 1)
+    assert state["seats"][1]["kind"] == "ai"
+    service.play(match, created["token"], "right")
+    wait_until(lambda: service.state(match)["version"] == 3)  # the takeover is a decision, then 2 moves
+    state = service.take_back_seat(match, other["token"])
+    assert state["seats"][1]["kind"] == "human"
+    service.play(match, created["token"], service.state(match)["legal"][0])
+    time.sleep(0.3)
+    assert service.state(match)["turn"] == 2  # seat 2 is the person's again: the computer waits
+
+
+@pytest.mark.parametrize("spec", [None, "hard", {"seats": [3]}, {"seats": [2], "level": 9}, {"seats": []},
+                                  {"seats": {"2": "best"}}])
+def test_bad_computer_requests_are_refused(service, spec):
+    with pytest.raises(ServiceError) as refused:
+        service.create("trails", None, "ai", ai=spec)
+    assert refused.value.error == "bad-ai" and refused.value.reason
+    assert service.recent() == []
+
+
+def test_computer_seats_survive_a_restart(tmp_path):
+    db = str(tmp_path / "restart.db")
+    first = MatchService(Storage.sqlite(db))
+    created = first.create("trails", None, "ai", ai={"seats": [2], "level": 2})
+    first.storage.close()
+    second = MatchService(Storage.sqlite(db))
+    second.computer = ComputerPlayers(second, start_task, time.sleep, size=1)
+    try:
+        assert second.state(created["match"])["seats"][1]["level"] == 2
+        second.play(created["match"], created["token"], "right")
+        wait_until(lambda: second.state(created["match"])["version"] == 2)
+    finally:
+        second.computer.close()
+        second.storage.close()
