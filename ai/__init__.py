@@ -1,0 +1,136 @@
+"""Quadrille's computer opponents: one entry point for every game.
+
+    import ai, games
+    board = games.get("trails").new()
+    move = ai.choose_move(board, 3, seed=1, time_budget=0.5)
+    board.push(move)
+
+`choose_move(board, level)` returns one legal move (a notation string) for `board.turn`, and never changes
+the caller's board (it searches a copy). It plays through the engine contract alone (`legal_moves`, `push`,
+`pop`, `outcome`, `copy`, plus a few public queries per game for the evaluations).
+
+Levels (`levels(game)` lists them for the UI):
+
+* 1 (easy): one ply. It takes an immediate win, avoids a move that lets the next player win at once when
+  checking is cheap, and otherwise chooses at random, weighted by a quick evaluation.
+* 2 (medium): a shallow alpha-beta search (2-3 plies, a small node cap).
+* 3 (hard): alpha-beta with iterative deepening under a time budget (default `DEFAULT_BUDGET` seconds).
+* "random": a uniformly random legal move (for benchmarks and tests).
+* Lattice Checkers also has the original program's three filter levels, "classic-1", "classic-2" and
+  "classic-3" (ai/classic_lattice.py); Towers the original's rule-based AI-1, "classic" (ai/classic_towers.py).
+
+Determinism: with the same `seed` the same position gives the same move, as long as no time budget cuts the
+search short; tests pass `max_nodes` (and `time_budget=None` with it) to make deep searches reproducible.
+`stop`, a callable, ends a search early when it returns True (the platform calls it when a match is
+abandoned); the best move found so far is returned.
+
+Pure: no I/O, no clock other than the search budget, no global state.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+import time
+
+from ai.model import WIN, Model
+from ai.search import Limits, iterative_deepening, one_ply
+
+__all__ = ["choose_move", "levels", "DEFAULT_BUDGET", "LEVELS", "WIN", "Model"]
+
+#: level 3's default time budget, in seconds per move (the issue allows at most 2 s on one core)
+DEFAULT_BUDGET = 1.5
+#: level 1's and level 2's cap on time, in seconds (they normally finish far sooner)
+SHALLOW_CAP = 1.0
+
+_MODELS = {
+    "gamma": ("ai.gamma", "GammaModel"),
+    "lattice": ("ai.lattice", "LatticeModel"),
+    "towers": ("ai.towers", "TowersModel"),
+    "trails": ("ai.trails", "TrailsModel"),
+}
+
+_COMMON = [
+    {"id": 1, "label": "Level 1 (easy)"},
+    {"id": 2, "label": "Level 2 (medium)"},
+    {"id": 3, "label": "Level 3 (hard)"},
+]
+_CLASSIC = {
+    "lattice": [
+        {"id": "classic-1", "label": "Classic level 1 (the original's level1)"},
+        {"id": "classic-2", "label": "Classic level 2 (the original's level2)"},
+        {"id": "classic-3", "label": "Classic level 3 (the original's level3)"},
+    ],
+    "towers": [
+        {"id": "classic", "label": "Classic AI-1 (the original's rule-based opponent)"},
+    ],
+}
+#: every level id each game accepts (the UI list plus "random")
+LEVELS = {name: [lv["id"] for lv in _COMMON + _CLASSIC.get(name, [])] + ["random"] for name in _MODELS}
+
+
+def levels(game_name: str) -> list[dict]:
+    """The levels offered for a game, for the UI: a list of {"id", "label"}. KeyError for an unknown game."""
+    if game_name not in _MODELS:
+        raise KeyError(game_name)
+    return [dict(lv) for lv in _COMMON + _CLASSIC.get(game_name, [])]
+
+
+def model_for(board, me: int | None = None) -> Model:
+    """The game's search model for `board`, playing seat `me` (default: the seat to move)."""
+    module, cls = _MODELS[board.game_name]
+    return getattr(importlib.import_module(module), cls)(board, board.turn if me is None else me)
+
+
+def _level(game_name: str, level):
+    if isinstance(level, str) and level.isdigit():
+        level = int(level)
+    if game_name not in LEVELS:
+        raise ValueError(f"no computer opponent for game {game_name!r}")
+    if isinstance(level, bool) or level not in LEVELS[game_name]:
+        raise ValueError(f"unknown level {level!r} for {game_name}; expected one of: "
+                         + ", ".join(map(str, LEVELS[game_name])))
+    return level
+
+
+def choose_move(board, level, *, seed=None, time_budget: float | None = None, stop=None,
+                max_nodes: int | None = None, max_depth: int | None = None) -> str:
+    """A legal move for `board.turn` at `level` (1, 2, 3, "random", or a classic id the game offers).
+
+    `time_budget` (seconds) caps the thinking time (level 3 uses `DEFAULT_BUDGET` when it is None and no
+    `max_nodes`/`max_depth` is given); `max_nodes` caps the searched positions and `max_depth` the search
+    depth (for reproducible tests); `stop()` returning True ends the search early. The caller's board is
+    not changed. ValueError for a finished game or an unknown level.
+    """
+    game_name = board.game_name
+    level = _level(game_name, level)
+    if board.turn is None:
+        raise ValueError("the game is over: there is no move to choose")
+    rng = random.Random(seed)
+    if level == "random":
+        return rng.choice(board.legal_moves())
+    work = board.copy()
+    start = time.monotonic()
+    if isinstance(level, str):               # the original programs' opponents
+        if game_name == "lattice":
+            from ai.classic_lattice import choose
+            return choose(work, int(level[-1]), rng)
+        from ai.classic_towers import choose
+        return choose(work, rng)
+    model = model_for(work)
+    if level == 1:
+        budget = SHALLOW_CAP if time_budget is None else min(time_budget, SHALLOW_CAP)
+        limits = Limits(start + budget, None, stop)
+        return one_ply(work, model, rng, limits=limits)
+    if level == 2:
+        budget = SHALLOW_CAP if time_budget is None else min(time_budget, SHALLOW_CAP)
+        nodes = model.level2_nodes if max_nodes is None else min(max_nodes, model.level2_nodes)
+        depth = model.level2_depth if max_depth is None else min(max_depth, model.level2_depth)
+        limits = Limits(start + budget, nodes, stop)
+        move, _, _ = iterative_deepening(work, model, limits, rng, max_depth=depth, margin=model.margin)
+        return move
+    if time_budget is None and max_nodes is None and max_depth is None:
+        time_budget = DEFAULT_BUDGET
+    deadline = None if time_budget is None else start + time_budget
+    limits = Limits(deadline, max_nodes, stop)
+    move, _, _ = iterative_deepening(work, model, limits, rng, max_depth=max_depth or 64, margin=model.margin)
+    return move
