@@ -62,7 +62,9 @@ def answer(request: dict, channel: Channel) -> dict:
 
 
 def main(fd: int) -> int:
-    channel = Channel(socket.socket(fileno=fd))
+    sock = socket.socket(fileno=fd)
+    sock.setblocking(True)  # under gevent or eventlet the server's end, and so the inherited fd, is non-blocking
+    channel = Channel(sock)
     channel.write({"ready": True})
     while True:
         line = channel.read_line()

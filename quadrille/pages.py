@@ -27,11 +27,20 @@ def game_assets(name: str) -> dict:
     return {"css": f"games/{name}.css" if css.is_file() else None, "scripts": scripts}
 
 
+def computer_levels(name: str) -> list[dict]:
+    """The computer opponents a game offers ([] while its AI is not written)."""
+    try:
+        import ai
+        return ai.levels(name)
+    except (ImportError, AttributeError, KeyError):
+        return []
+
+
 def lobby_games() -> list[dict]:
     entries = []
     for game in installed_games():
         name = game.name
-        entries.append({**game.to_dict(), "playable": playable(name),
+        entries.append({**game.to_dict(), "playable": playable(name), "levels": computer_levels(name),
                         "warnings": game.warnings({})})
     return sorted(entries, key=lambda g: (not g["playable"], g["title"]))
 
@@ -49,6 +58,7 @@ def render_match(match_id: str, embed: bool, token: str | None = None):
         abort(404)
     game = games.get(state["game"])
     return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
+                           levels=computer_levels(state["game"]),
                            playable=playable(state["game"]), assets=game_assets(state["game"]), initial_token=token)
 
 

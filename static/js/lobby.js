@@ -53,6 +53,19 @@
     }
   }
 
+  function computerSeats(form, options, mode) {
+    // The level's id is a number (1-3) or a word ("random", "classic-1"): keep numbers as numbers.
+    const raw = form.querySelector("[name=ai-level]").value;
+    const level = /^\d+$/.test(raw) ? Number(raw) : raw;
+    const players = options.players || 2;
+    const all = Array.from({ length: players }, (_, i) => i + 1);
+    if (mode === "demo") return { seats: all, level };
+    const you = form.querySelector("[name=ai-you]");
+    if (you) return { seats: all.filter((s) => s !== Number(you.value)), level };
+    const count = Math.min(players - 1, Number(form.querySelector("[name=ai-count]").value) || 1);
+    return { seats: all.slice(players - count), level };
+  }
+
   function enter(created) {
     if (created.token) Tokens.set(created.match, created.token);
     window.location.href = `/m/${created.match}`;
@@ -66,7 +79,9 @@
       const player = nameInput.value.trim() || undefined;
       const body = { game: form.dataset.game, options: readOptions(form), player };
       try {
-        if (mode === "by-name") {
+        if (mode === "ai" || mode === "demo") {
+          enter(await api("/api/matches", { ...body, mode: "ai", ai: computerSeats(form, body.options, mode) }));
+        } else if (mode === "by-name") {
           enter(await api("/api/matches/by-name", { ...body, name: form.querySelector("[name=match-name]").value }));
         } else {
           enter(await api("/api/matches", { ...body, mode }));

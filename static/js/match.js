@@ -93,7 +93,7 @@
 
     socket.on("connect", watch);
     socket.on("state", (s) => applyState(s));
-    socket.on("presence", (p) => { presence = p; renderStatus(); });
+    socket.on("presence", (p) => { presence = p; renderStatus(); renderComputerControls(); });
     socket.on("rematch", (r) => {
       if (!mySeats.length) return;
       ask("A rematch is offered.", [["Join the rematch", () => { window.location.href = `/m/${r.match}`; }], ["Not now", null]]);
@@ -127,7 +127,9 @@
       if (state.outcome) line = outcomeText(state.outcome);
       else if (!state.started) line = "Waiting for players; the creator starts the match.";
       else if (state.turn != null) {
-        line = `${label(state.turn)} to move` + (mySeats.includes(state.turn) && mySeats.length < state.seats.length ? ": your move" : "");
+        const seat = state.seats.find((s) => s.seat === state.turn);
+        if (seat && seat.kind === "ai") line = `${label(state.turn)} (computer) ${state.paused ? "is paused" : "is thinking…"}`;
+        else line = `${label(state.turn)} to move` + (mySeats.includes(state.turn) && mySeats.length < state.seats.length ? ": your move" : "");
       }
       $("status").textContent = line ? `${line}. ${who}` : who;
       root.dataset.turn = state.turn == null ? "" : state.turn;
@@ -140,7 +142,8 @@
         const li = document.createElement("li");
         li.dataset.seat = s.seat;
         li.className = "seat seat-" + s.seat + (presence.online.includes(s.seat) ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
-        li.textContent = `${label(s.seat)}: ${s.taken ? s.name || "taken" : "free"}${mySeats.includes(s.seat) ? " (you)" : ""}`;
+        const who = s.kind === "ai" ? `computer (${s.level})` : s.taken ? s.name || "taken" : "free";
+        li.textContent = `${label(s.seat)}: ${who}${mySeats.includes(s.seat) && s.kind !== "ai" ? " (you)" : ""}`;
         seats.appendChild(li);
       }
       const n = presence.spectators;
@@ -177,7 +180,35 @@
       $("continue-here").hidden = !(local && replay);
       const startBox = $("start-box");
       startBox.hidden = !(state.started === false && mySeats.includes(1));
+      renderComputerControls();
     }
+
+    function renderComputerControls() {
+      const computerSeats = state.seats.filter((s) => s.kind === "ai").map((s) => s.seat);
+      const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
+        && !presence.online.includes(s.seat)).map((s) => s.seat);
+      const playing = mySeats.length > 0 && !state.outcome;
+      const handover = playing && state.mode === "online" && absent.length > 0 && $("handover-level");
+      const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
+      const pause = mySeats.length > 0 && computerSeats.length > 0 && state.mode === "ai";
+      $("computer-box").hidden = !(handover || reclaim || pause);
+      $("pause").hidden = !pause;
+      $("pause").textContent = state.paused ? "Resume the computer" : "Pause the computer";
+      $("handover").hidden = !handover;
+      $("reclaim").hidden = !reclaim;
+      const select = $("handover-seat");
+      if (handover && select.dataset.seats !== absent.join(",")) {
+        select.dataset.seats = absent.join(",");
+        select.innerHTML = absent.map((s) => `<option value="${s}">${label(s)}</option>`).join("");
+      }
+    }
+    const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
+    const togglePause = () => ctx.emit("pause", { paused: !state.paused });
+    $("pause").addEventListener("click", togglePause);
+    $("reclaim").addEventListener("click", () => ctx.emit("reclaim", {}));
+    $("handover-go").addEventListener("click", () => ctx.emit("computer", {
+      seat: Number($("handover-seat").value), level: levelValue($("handover-level").value),
+    }, (ack) => { if (ack.ok && ack.waiting_for) message(`Waiting for ${ack.waiting_for.map(label).join(", ")} to agree.`); }));
 
     // -- stepping through the game ---------------------------------------------
     function stepTo(ply) {
@@ -265,7 +296,8 @@
         return;
       }
       if (renderer && renderer.key && renderer.key(event)) { event.preventDefault(); return; }
-      if (event.key === "r" || event.key === "R") {
+      if ((event.key === "p" || event.key === "P") && !$("pause").hidden) togglePause();
+      else if (event.key === "r" || event.key === "R") {
         if (state.mode !== "online" && mySeats.length) restart();
         else if (state.outcome && mySeats.length) ctx.emit("rematch", {}, (ack) => {
           if (ack.ok) { Tokens.set(ack.match, ack.token); window.location.href = `/m/${ack.match}`; }
