@@ -5,6 +5,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 import games
 
+from .catalog import describe, installed_games
 from .errors import ServiceError, bad_request
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -36,20 +37,9 @@ def with_links(created: dict) -> dict:
     return created
 
 
-def installed_games() -> list:
-    """The games whose engine imports (all four once built; a half-built engine must not break the site)."""
-    found = []
-    for name in games.names():
-        try:
-            found.append(games.get(name))
-        except (ImportError, AttributeError):
-            continue
-    return found
-
-
 @bp.get("/games")
 def list_games():
-    return jsonify([game.to_dict() for game in installed_games()])
+    return jsonify([describe(game) for game in installed_games()])
 
 
 @bp.post("/games/<name>/check")

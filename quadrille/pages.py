@@ -8,7 +8,7 @@ from flask import Blueprint, abort, current_app, render_template, request
 import games
 
 from .errors import ServiceError
-from .http_api import installed_games
+from .catalog import computer_levels, describe, installed_games
 
 bp = Blueprint("pages", __name__)
 
@@ -27,21 +27,11 @@ def game_assets(name: str) -> dict:
     return {"css": f"games/{name}.css" if css.is_file() else None, "scripts": scripts}
 
 
-def computer_levels(name: str) -> list[dict]:
-    """The computer opponents a game offers ([] while its AI is not written)."""
-    try:
-        import ai
-        return ai.levels(name)
-    except (ImportError, AttributeError, KeyError):
-        return []
-
-
 def lobby_games() -> list[dict]:
     entries = []
     for game in installed_games():
         name = game.name
-        entries.append({**game.to_dict(), "playable": playable(name), "levels": computer_levels(name),
-                        "warnings": game.warnings({})})
+        entries.append({**describe(game), "playable": playable(name), "warnings": game.warnings({})})
     return sorted(entries, key=lambda g: (not g["playable"], g["title"]))
 
 
