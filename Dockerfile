@@ -4,6 +4,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY games games
 COPY quadrille quadrille
+COPY ai ai
 RUN pip install --no-cache-dir -e .
 COPY app.py ./
 COPY templates templates
