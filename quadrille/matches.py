@@ -259,7 +259,7 @@ class MatchService:
         if mode not in MODES:
             raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
         try:
-            board = game.new(**(options or {}))
+            board = game.new(**self._within_form(game, options or {}))
         except ValueError as exc:
             raise bad_request(str(exc), "bad-options")
         player = _clean_name(player, "player name")
@@ -294,6 +294,17 @@ class MatchService:
         self._wake_computer(match)
         mine = [s for s in held if s not in computer]
         return {"match": row.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
+
+    @staticmethod
+    def _within_form(game: games.Game, options: dict) -> dict:
+        """The server offers what the new-game form offers: an engine may take bigger boards (gamma's batch
+        mode takes millions of fields), but a match on this server must not tie up its memory and CPU."""
+        for name, option in game.options.items():
+            value = options.get(name)
+            if option.form and isinstance(value, int) and not option.form[0] <= value <= option.form[1]:
+                raise ValueError(f"option {name!r}: got {value!r}, this server offers "
+                                 f"{option.form[0]} to {option.form[1]}")
+        return options
 
     @staticmethod
     def _game(game_name) -> games.Game:

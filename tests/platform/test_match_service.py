@@ -90,6 +90,8 @@ def test_bad_creation_requests_are_refused_with_a_reason(service):
     bad = error_of(service.create, "trails", {"size": 2})
     assert bad.error == "bad-options" and "size" in bad.reason
     assert error_of(service.create, "trails", {"colour": "red"}).error == "bad-options"
+    beyond_form = error_of(service.create, "towers", {"size": 20})  # the engine takes 32, the server offers 10
+    assert beyond_form.error == "bad-options" and "5 to 10" in beyond_form.reason
     assert error_of(service.create, "trails", "big").error == "bad-options"
     assert error_of(service.create, "trails", None, "solo").error == "bad-mode"
     assert error_of(service.create, "trails", None, "online", seats=[3]).error == "bad-request"
