@@ -100,33 +100,41 @@ class ComputerPlayers:
         self._idle: list[Worker] = []
         self._slots = threading.Semaphore(self.size)
         self._lock = threading.Lock()
-        self._thinking: dict[str, dict] = {}  # match -> {"version", "worker"}
+        self._thinking: dict[str, dict] = {}  # match -> {"version", "worker", "cancelled", "ticket"}
+        self._tickets = 0
 
     # -- called by the match service after every change ---------------------------------
     def notify(self, match_id: str, version: int, computer_to_move: bool) -> None:
+        """Start thinking if the computer is to move; cancel a search the position (or a pause) overtook."""
         with self._lock:
             current = self._thinking.get(match_id)
-            if current and current["version"] != version and current["worker"] is not None:
-                current["worker"].cancel()  # the position changed under the search (a take-back, say)
-            if not computer_to_move or (current and current["version"] == version):
+            if current and current["version"] == version and computer_to_move and not current["cancelled"]:
+                return  # already thinking about this very position
+            if current:
+                current["cancelled"] = True
+                if current["worker"] is not None:
+                    current["worker"].cancel()
+            if not computer_to_move:
                 return
-            self._thinking[match_id] = {"version": version, "worker": None}
-        self.start_task(self._think, match_id, version)
+            self._tickets += 1
+            ticket = self._tickets
+            self._thinking[match_id] = {"version": version, "worker": None, "cancelled": False, "ticket": ticket}
+        self.start_task(self._think, match_id, version, ticket)
 
     def thinking(self, match_id: str) -> bool:
         with self._lock:
             return match_id in self._thinking
 
     # -- the background task -----------------------------------------------------------------
-    def _think(self, match_id: str, version: int) -> None:
+    def _think(self, match_id: str, version: int, ticket: int) -> None:
         try:
             request = self.service.computer_request(match_id, version)
             if request is None:
                 return
             if request.pop("demo", False):
                 self.sleep(self.demo_delay)  # let people watching a demo follow the game
-            answer = self._ask(match_id, version, request)
-            if answer is None or answer.get("cancelled"):
+            answer = self._ask(match_id, ticket, request)
+            if answer is None or answer.get("cancelled") or self._cancelled(match_id, ticket):
                 return
             if "error" in answer:
                 log.error("the computer failed in match %s: %s", match_id, answer["error"])
@@ -138,19 +146,31 @@ class ComputerPlayers:
             log.exception("computer player failed in match %s", match_id)
         finally:
             with self._lock:
-                if self._thinking.get(match_id, {}).get("version") == version:
+                if self._thinking.get(match_id, {}).get("ticket") == ticket:
                     del self._thinking[match_id]
 
-    def _ask(self, match_id: str, version: int, request: dict) -> dict | None:
-        request["id"] = f"{match_id}:{version}"
+    def _cancelled(self, match_id: str, ticket: int) -> bool:
+        with self._lock:
+            entry = self._thinking.get(match_id)
+            return entry is None or entry["ticket"] != ticket or entry["cancelled"]
+
+    def _set_worker(self, match_id: str, ticket: int, worker) -> None:
+        with self._lock:
+            entry = self._thinking.get(match_id)
+            if entry is not None and entry["ticket"] == ticket:
+                entry["worker"] = worker
+
+    def _ask(self, match_id: str, ticket: int, request: dict) -> dict | None:
+        request["id"] = f"{match_id}:{ticket}"
         timeout = 3 * (request.get("budget") or 2.0) + 30
         with self._slots:
             worker = None
             for attempt in range(1, ATTEMPTS + 1):
+                if self._cancelled(match_id, ticket):
+                    return None  # cancelled while waiting for a free worker
                 try:
                     worker = worker or self._take_worker()
-                    with self._lock:
-                        self._thinking[match_id]["worker"] = worker
+                    self._set_worker(match_id, ticket, worker)
                     answer = worker.ask(request, timeout)
                     self._idle.append(worker)
                     return answer
@@ -160,9 +180,7 @@ class ComputerPlayers:
                         worker.close()
                     worker = None
                 finally:
-                    with self._lock:
-                        if match_id in self._thinking:
-                            self._thinking[match_id]["worker"] = None
+                    self._set_worker(match_id, ticket, None)
         log.error("no computer move for match %s after %d attempts", match_id, ATTEMPTS)
         return None
 

@@ -465,7 +465,8 @@ class MatchService:
     def play_computer(self, match_id, version, seat, move) -> dict:
         match = self._get(match_id)
         with match.lock:
-            if match.version != version or match.board.turn != seat or seat not in match.computer:
+            if (match.version != version or match.board.turn != seat or seat not in match.computer
+                    or match.paused):
                 raise ServiceError(409, "stale-version", "The position changed while the computer thought.")
             self._check_playing(match)
             try:

@@ -61,8 +61,9 @@ def test_the_computer_moves_first_when_it_holds_seat_one(service):
     created = service.create("trails", None, "ai", ai={"seats": [1], "level": 2})
     assert created["seats"] == [2]
     wait_until(lambda: service.state(created["match"])["version"] == 1)
-    refused = pytest.raises(ServiceError, service.play, created["match"], created["token"], "down")
-    assert refused.value.error == "illegal-move" or service.state(created["match"])["turn"] == 2
+    state = service.state(created["match"])
+    assert state["turn"] == 2
+    assert service.play(created["match"], created["token"], state["legal"][0])["version"] == 2
 
 
 def test_a_human_cannot_move_for_the_computer(service):
@@ -94,8 +95,7 @@ def test_a_demo_plays_itself_to_the_end(service):
 
 def test_pausing_a_demo_stops_the_computer(service):
     created = service.create("trails", {"size": 9}, "ai", ai={"seats": [1, 2], "level": 1})
-    service.pause(created["match"], created["token"], True)
-    time.sleep(0.2)  # a move already being thought about may still land
+    service.pause(created["match"], created["token"], True)  # the search under way is cancelled too
     paused_at = service.state(created["match"])["version"]
     time.sleep(0.5)
     assert service.state(created["match"])["version"] == paused_at
