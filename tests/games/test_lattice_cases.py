@@ -12,7 +12,7 @@ from functools import lru_cache
 import pytest
 
 import games
-from conftest import SHARED
+from tests.conftest import SHARED
 
 SEAT = {"B": 1, "T": 2}
 
