@@ -642,17 +642,17 @@
         render(true);
       }
 
-      levelsBox().parentElement.addEventListener("click", (e) => {
+      levelsBox().addEventListener("click", (e) => {
         const cell = e.target.closest(".lattice-levels .cell[data-node]");
         if (!cell) return;
         setCursor(cell, false);
         activate(cell.dataset.node);
       });
-      levelsBox().parentElement.addEventListener("mouseover", (e) => {
+      levelsBox().addEventListener("mouseover", (e) => {
         const cell = e.target.closest(".lattice-levels .cell[data-node]");
         hover(cell ? cell.dataset.node : null);
       });
-      levelsBox().parentElement.addEventListener("mouseleave", () => hover(null));
+      levelsBox().addEventListener("mouseleave", () => hover(null));
       levelsBox().addEventListener("focusin", (e) => {
         const cell = e.target.closest(".cell");
         if (cell) { ui.cursor = cell; hover(cell.dataset.node || null); }

@@ -257,7 +257,7 @@ def test_a_whole_222_game_by_link_through_the_3d_view(live_server, new_context, 
         return play_3d(page, view, move)
 
     shots = lambda name: (shoot(ann, name), shoot(bob, name + "-t"))  # noqa: E731
-    final, seen = play_whole_game(live_server, {1: ann, 2: bob}, match, play, seed=26, shots=shots)
+    final, seen = play_whole_game(live_server, {1: ann, 2: bob}, match, play, seed=109, shots=shots)
     assert seen["chains"] >= 1 and seen["returns"] >= 1, seen
     for p in (ann, bob):
         p.wait_for_selector("#result:not([hidden])")
@@ -282,15 +282,26 @@ def test_a_whole_222_game_by_link_through_the_flat_view(live_server, new_context
     assert label.startswith("Bb1, level 1, B ball"), label
 
     def play(page, view, move, ply):
-        return play_flat(page, view, move, keyboard=ply % 3 == 1)  # every third move by keyboard
+        return play_flat(page, view, move, keyboard=ply in (1, 3, 5))  # three of the moves by keyboard
 
-    final, seen = play_whole_game(live_server, {1: ann, 2: bob}, match, play, seed=35,
+    final, seen = play_whole_game(live_server, {1: ann, 2: bob}, match, play, seed=196,
                                   shots=lambda name: shoot(ann, name))
     assert seen["chains"] >= 1 and seen["returns"] >= 1, seen
     for p in (ann, bob):
         p.wait_for_selector("#result:not([hidden])")
         check_final_position(p, final["view"])
     shoot(bob, "finished")
+
+    # Stepping back through the game draws the earlier position, which takes no clicks.
+    plies = len(final["moves"])
+    bob.click("#step-back")
+    bob.wait_for_function("n => document.getElementById('ply-label').textContent === `move ${n} of ${n + 1}`", arg=plies - 1)
+    earlier = requests.get(f"{live_server.url}/api/matches/{match}/positions/{plies - 1}").json()["view"]
+    bob.wait_for_selector(".lattice.replaying")
+    check_final_position(bob, earlier)
+    piece = next(n["id"] for n in earlier["nodes"] if n["seat"])
+    cell(bob, piece).click()
+    assert bob.locator("#lattice-levels .cell.selected, #lattice-levels .cell.target").count() == 0
 
 
 def test_capture_chains_that_end_on_the_same_node_are_offered_as_a_choice(live_server, new_context, shoot):
@@ -347,13 +358,45 @@ def test_the_333_lattice_frame_time(live_server, new_context, shoot):
     open_local(page, live_server, {"size": "333"})
     wait_3d(page)
     page.wait_for_timeout(200)
-    adaptive = page.evaluate("window.latticeView.measure(120)")
-    full = page.evaluate("window.latticeView.measure(120, {fixed: true})")
-    for result in (adaptive, full):
-        assert result["frames"] == 120 and result["interval_ms"]["mean"] > 0
+    adaptive = page.evaluate("window.latticeView.measure(90)")
+    full = page.evaluate("window.latticeView.measure(60, {fixed: true})")
+    for result, frames in ((adaptive, 90), (full, 60)):
+        assert result["frames"] == frames and result["interval_ms"]["mean"] > 0
     report = {"size": "333", "adaptive_resolution": adaptive, "full_resolution": full}
     OUTPUT.mkdir(exist_ok=True)
     (OUTPUT / "lattice-333-frame-times.json").write_text(json.dumps(report, indent=2))
     print("\n333 frame time (ms between frames), adaptive:", adaptive["interval_ms"], "full:", full["interval_ms"])
     page.wait_for_timeout(300)
     shoot(page, "333")
+
+
+def test_the_3d_view_turns_zooms_and_pans_by_mouse_and_keys(live_server, new_context):
+    page = new_context().new_page()
+    match = open_local(page, live_server, {"size": "222"})
+    wait_3d(page)
+    camera = lambda: page.evaluate("window.latticeView.camera()")  # noqa: E731
+    start = camera()
+    box = page.locator("#lattice-stage canvas").bounding_box()
+    x, y = box["x"] + 40, box["y"] + 40  # an empty corner: a drag there turns the view and picks nothing
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 120, y + 30, steps=6)
+    page.mouse.up()
+    turned = camera()
+    assert turned["azimuth"] < start["azimuth"] and turned["elevation"] > start["elevation"]
+    page.mouse.wheel(0, 400)
+    assert camera()["distance"] > turned["distance"]
+    page.keyboard.press(" ")  # Space resets the view
+    assert camera() == start
+    for key, check in (("c", lambda c: c["distance"] < start["distance"]),
+                       ("PageDown", lambda c: c["distance"] == pytest.approx(start["distance"])),
+                       ("ArrowRight", lambda c: c["azimuth"] > start["azimuth"]),
+                       ("r", lambda c: c["target"] != start["target"])):
+        page.keyboard.press(key)
+        assert check(camera()), key
+    assert api_state(live_server, match)["version"] == 0  # R moved the view; it did not restart anything
+    page.keyboard.press("e")  # E offers to leave
+    page.wait_for_selector("dialog[open]")
+    assert "Leave this match" in page.inner_text("#dialog-text")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("dialog:not([open])", state="attached")
