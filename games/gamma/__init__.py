@@ -36,6 +36,7 @@ class GammaBoard(Board):
         self._moves: list[str] = []
         self._turns: list[int] = []      # the seat that played each move
         self._turn: int | None = 1
+        self._legal_cache = None          # ((board version, seat), sorted legal moves)
 
     # ------------------------------------------------------------------ contract
     @property
@@ -104,6 +105,10 @@ class GammaBoard(Board):
         if p is None:
             return []
         core = self.core
+        key = (core.version, p)
+        cached = self._legal_cache
+        if cached is not None and cached[0] == key:
+            return list(cached[1])
         xy = core.xy
         moves = ["skip"]
         for c in core.move_targets(p):
@@ -113,7 +118,8 @@ class GammaBoard(Board):
             x, y = xy(c)
             moves.append(f"g{x},{y}")
         moves.sort()
-        return moves
+        self._legal_cache = (key, moves)
+        return list(moves)
 
     def scores(self) -> tuple:
         busy = self.core.busy_fields
@@ -135,6 +141,7 @@ class GammaBoard(Board):
         other._moves = list(self._moves)
         other._turns = list(self._turns)
         other._turn = self._turn
+        other._legal_cache = self._legal_cache
         return other
 
     def view(self) -> dict:

@@ -462,6 +462,11 @@ class Gamma:
         self._used[p] = 0
 
     @property
+    def version(self) -> int:
+        """Rises with every change of the board (moves, golden moves, undos); never repeats."""
+        return self._version
+
+    @property
     def history_length(self) -> int:
         return len(self._log) if self._log is not None else 0
 

@@ -21,6 +21,7 @@ Parts, so that the tests can drive them without a terminal:
 from __future__ import annotations
 
 import os
+import select
 import signal
 from typing import Callable
 
@@ -247,10 +248,10 @@ class Terminal:
             termios.tcsetattr(self.fd, termios.TCSANOW, self.saved)
 
 
-def play(game: Gamma, pending: bytes, read: Callable[[], bytes], out: Callable[[bytes], object],
+def play(game: Gamma, pending_input: bytes, read: Callable[[], bytes], out: Callable[[bytes], object],
          err: Callable[[bytes], object], flush: Callable[[], object] = lambda: None,
          terminal: Terminal | None = None) -> int:
-    """Play an interactive game on `game`. `pending` holds the input already read after
+    """Play an interactive game on `game`. `pending_input` holds the input already read after
     the `I` line; `read()` returns more (b"" at the end). Returns the exit code."""
     session = Session(game)
     screen = Screen(out)
@@ -273,52 +274,85 @@ def play(game: Gamma, pending: bytes, read: Callable[[], bytes], out: Callable[[
             screen.draw(session)
         flush()
 
+    # Signal handlers only note what happened; signal.set_wakeup_fd wakes the select()
+    # below, and the main loop does the drawing, so no handler ever writes while the main
+    # code is writing (a reentrant write to stdout would raise).
+    pending: set = set()
     handlers = {}
-
-    def on_resize(signum, frame) -> None:
-        out((CSI + "2J").encode("ascii"))
-        redraw()
-
-    def on_stop(signum, frame) -> None:
-        # Ctrl-Z: give the terminal back, stop, and take it again when continued.
-        screen.leave()
-        flush()
-        terminal.restore()
-        signal.signal(signal.SIGTSTP, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGTSTP)
-        signal.signal(signal.SIGTSTP, on_stop)
-        terminal.raw()
-        screen.enter()
-        redraw()
+    wake = None
+    old_wakeup = None
 
     def on_terminate(signum, frame) -> None:
         raise SystemExit(128 + signum)
 
+    def attend() -> None:
+        while pending:
+            kind = pending.pop()
+            if kind == "stop":
+                # Ctrl-Z: give the terminal back, stop, and take it again when continued.
+                screen.leave()
+                flush()
+                terminal.restore()
+                signal.signal(signal.SIGTSTP, signal.SIG_DFL)
+                os.kill(os.getpid(), signal.SIGTSTP)
+                signal.signal(signal.SIGTSTP, lambda signum, frame: pending.add("stop"))
+                terminal.raw()
+                screen.enter()
+            else:
+                out((CSI + "2J").encode("ascii"))
+            redraw()
+
+    def next_input() -> bytes | None:
+        """The next keys, b"" at the end, None when woken by a signal."""
+        if wake is None:
+            return read()
+        ready, _, _ = select.select([terminal.fd, wake[0]], [], [])
+        if wake[0] in ready:
+            try:
+                while os.read(wake[0], 512):
+                    pass
+            except (BlockingIOError, InterruptedError):
+                pass
+            return None
+        return read()
+
     try:
         if terminal is not None:
             terminal.raw()
-            for sig, handler in ((getattr(signal, "SIGWINCH", None), on_resize),
-                                 (getattr(signal, "SIGTSTP", None), on_stop),
-                                 (getattr(signal, "SIGTERM", None), on_terminate),
-                                 (getattr(signal, "SIGHUP", None), on_terminate)):
+            for name, handler in (("SIGWINCH", lambda signum, frame: pending.add("resize")),
+                                  ("SIGTSTP", lambda signum, frame: pending.add("stop")),
+                                  ("SIGTERM", on_terminate), ("SIGHUP", on_terminate)):
+                sig = getattr(signal, name, None)
                 if sig is not None:
                     try:
                         handlers[sig] = signal.signal(sig, handler)
                     except (ValueError, OSError):   # not the main thread
                         pass
+            if handlers:
+                wake = os.pipe()
+                os.set_blocking(wake[0], False)
+                os.set_blocking(wake[1], False)
+                old_wakeup = signal.set_wakeup_fd(wake[1], warn_on_full_buffer=False)
         screen.enter()
         redraw()
-        data = pending
+        data = pending_input
         while True:
             if data:
                 session.feed(decoder, data)
                 if session.finished:
                     break
                 redraw()
-            data = read()
+            attend()
+            data = next_input()
+            if data is None:
+                continue
             if not data:
                 break
     finally:
+        if wake is not None:
+            signal.set_wakeup_fd(old_wakeup)
+            os.close(wake[0])
+            os.close(wake[1])
         for sig, old in handlers.items():
             signal.signal(sig, old)
         screen.leave()

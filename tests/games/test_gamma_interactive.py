@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from conftest import ROOT, SHARED
+from tests.conftest import ROOT, SHARED
 from games.gamma import suites
 from games.gamma.batch import run
 from games.gamma.engine import Gamma
@@ -207,7 +207,7 @@ class Pty:
     def send(self, data: bytes):
         os.write(self.master, data)
 
-    def expect(self, text: bytes, timeout=15.0) -> bool:
+    def expect(self, text: bytes, timeout=60.0) -> bool:
         start = len(self.out)
         end = time.monotonic() + timeout
         while text not in self.out[start:] and time.monotonic() < end:
@@ -219,7 +219,7 @@ class Pty:
                     break
         return text in self.out[start:]
 
-    def wait(self, timeout=15.0) -> int:
+    def wait(self, timeout=60.0) -> int:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             pid, status = os.waitpid(self.pid, os.WNOHANG)
@@ -228,9 +228,16 @@ class Pty:
                 self.expect(b"\x00never", timeout=0.2)   # drain what is left
                 return self.code
             self.expect(b"\x00never", timeout=0.05)
+        try:
+            with open(f"/proc/{self.pid}/status") as f:
+                state = [line.strip() for line in f if line.startswith(("State", "SigBlk", "SigIgn", "SigCgt", "SigPnd", "ShdPnd"))]
+            with open(f"/proc/{self.pid}/wchan") as f:
+                state.append("wchan " + f.read())
+        except OSError:
+            state = []
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
-        raise AssertionError("the program did not end")
+        raise AssertionError(f"the program did not end: {state} {self.out[-300:]!r}")
 
     def attrs(self):
         return termios.tcgetattr(self.slave)
@@ -310,3 +317,48 @@ def test_terminal_resize_redraws_or_warns(pty_game):
     assert t.expect(b"PLAYER 1 0 240")
     t.send(b"\x04")
     assert t.wait() == 0 and t.attrs() == t.before
+
+
+def test_terminal_ctrl_z_gives_the_terminal_back_and_takes_it_again(pty_game):
+    """On SIGTSTP the program leaves the alternate screen and restores the terminal
+    before stopping, and redraws in raw mode when continued. (Its process group here is
+    orphaned, so the stop itself is discarded by the kernel and it continues at once.)"""
+    t = pty_game()
+    t.send(b"I 3 3 2 2\n")
+    assert t.expect(b"PLAYER 1 0 9")
+    mark = len(t.out)
+    os.kill(t.pid, signal.SIGTSTP)
+
+    def redrawn():
+        after = t.out[mark:]
+        return b"\x1b[?1049h" in after and b"Ctrl-D: end" in after.split(b"\x1b[?1049h", 1)[1]
+    end = time.monotonic() + 60
+    while not redrawn() and time.monotonic() < end:
+        t.expect(b"\x00never", timeout=0.05)
+    assert redrawn()
+    after = t.out[mark:]
+    left, back = after.index(b"\x1b[?1049l"), after.index(b"\x1b[?1049h")
+    assert left < back < after.index(b"PLAYER 1 0 9", back)
+    assert not t.attrs()[3] & termios.ICANON
+    t.send(b" \x04")
+    assert t.wait() == 0 and t.attrs() == t.before
+    assert t.out.replace(b"\r\n", b"\n").endswith(b"...\n...\n1..\nPLAYER 1 1\nPLAYER 2 0\n")
+
+
+def test_terminal_survives_a_storm_of_resizes_while_drawing(pty_game):
+    """Window-change signals arriving while frames are being written: the program keeps
+    going and ends cleanly. (Its handlers only take note; drawing stays in the main loop,
+    since a handler writing to stdout in the middle of a write would be a reentrant call.)"""
+    t = pty_game(rows=40, cols=120)
+    t.send(b"I 60 20 9 100\n")
+    assert t.expect(b"PLAYER 1 0 1200")
+    for i in range(150):
+        # nothing is read meanwhile: the program's writes block on a full terminal buffer
+        t.send(b"\x1b[C \x1b[A" if i % 2 else b" c")
+        os.kill(t.pid, signal.SIGWINCH)
+        time.sleep(0.002)
+    t.send(b"\x04")
+    assert t.wait() == 0, t.out[-500:]
+    assert t.attrs() == t.before
+    tail = t.out.rsplit(b"\x1b[?1049l", 1)[1].replace(b"\r\n", b"\n")
+    assert tail.count(b"\n") == 20 + 9
