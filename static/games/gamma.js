@@ -1,0 +1,332 @@
+// Gamma renderer: draws the server's view (templates/games/gamma/board.html renders the same markup first) and
+// turns clicks, taps and keys into move strings: "x,y", "gx,y" (a golden move) and "skip". The server decides
+// legality: the green fields come from view.legal and view.golden, and a click anywhere is still sent, so the
+// server can say why not.
+//
+// Keys follow the terminal game (rules/gamma.md §5): the arrows move a cursor (y grows upwards, hard walls, and
+// the cursor keeps its place between turns), space takes the field under the cursor, C skips. G switches the
+// golden mode on (the fields a golden move may take turn green); in golden mode space, or G again while the
+// cursor is in use, makes the golden move at the cursor, and a click makes it on the clicked field. Escape, or G
+// while the cursor is not in use, leaves the golden mode.
+(function () {
+  "use strict";
+  const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+  const COLOURS = 16;
+  const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  const FIELD = /^g?(\d+),(\d+)$/;
+
+  // A player's mark (drawn in each owned field) and colour class: the same as the template's macros.
+  const markOf = (seat) => (seat >= 1 && seat <= LETTERS.length ? LETTERS[seat - 1] : String(seat));
+  const colourOf = (seat) => "o" + (((seat - 1) % COLOURS) + 1);
+  const labelOf = (seat) => (seat <= LETTERS.length ? `Player ${seat} (${markOf(seat)})` : `Player ${seat}`);
+  const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
+
+  Quadrille.register("gamma", {
+    seatLabel: (seat) => labelOf(seat),
+
+    mount(area, ctx) {
+      const byId = (id) => document.getElementById(id);
+      let view = null;
+      let state = null;
+      let live = true;
+      let w = 0;
+      let h = 0;
+      let cells = [];               // cell elements, index y * w + x
+      const cursor = { x: 0, y: 0 }; // the terminal game starts on (0, 0), the bottom-left field
+      let showCursor = false;        // shown once the keys are in use
+      let golden = false;            // the golden mode
+      let goldenAt = null;           // view.moves when the golden mode was switched on
+
+      const board = () => byId("board");
+
+      // -- the grid (rebuilt only when the size changes, e.g. after the creator's start or an import) --------------
+      function index() {
+        const grid = board();
+        w = Number(grid.dataset.width);
+        h = Number(grid.dataset.height);
+        cells = new Array(w * h);
+        for (const cell of grid.querySelectorAll(".cell")) cells[Number(cell.dataset.y) * w + Number(cell.dataset.x)] = cell;
+      }
+
+      function build(width, height) {
+        const old = board();
+        const grid = document.createElement("div");
+        grid.className = "gamma-board";
+        grid.id = "board";
+        grid.setAttribute("role", "grid");
+        grid.setAttribute("aria-label", `Gamma board, ${width} columns by ${height} rows; arrows move the cursor, `
+          + "space takes a field, G switches the golden move, C skips");
+        grid.dataset.width = width;
+        grid.dataset.height = height;
+        grid.style.setProperty("--w", width);
+        grid.style.setProperty("--h", height);
+        for (let y = height - 1; y >= 0; y--) {
+          const row = document.createElement("div");
+          row.className = "gamma-row";
+          row.setAttribute("role", "row");
+          for (let x = 0; x < width; x++) {
+            const cell = document.createElement("div");
+            cell.setAttribute("role", "gridcell");
+            cell.className = "cell";
+            cell.dataset.x = x;
+            cell.dataset.y = y;
+            cell.title = `${x},${y}`;
+            row.appendChild(cell);
+          }
+          grid.appendChild(row);
+        }
+        old.replaceWith(grid);
+        listen(grid);
+        index();
+        cursor.x = Math.min(cursor.x, width - 1);
+        cursor.y = Math.min(cursor.y, height - 1);
+      }
+
+      function listen(grid) {
+        grid.addEventListener("click", (event) => {
+          const cell = event.target.closest(".cell");
+          if (!cell || !view || !live || !ctx.mySeats().length || current() == null) return;
+          cursor.x = Number(cell.dataset.x);
+          cursor.y = Number(cell.dataset.y);
+          playAt(cursor.x, cursor.y, golden);
+        });
+      }
+      index();
+      listen(board());
+
+      // -- whose turn, and what to send ----------------------------------------------------------------------
+      // The live turn comes from the match (null before the creator's start and after the end); an earlier
+      // position's from its view.
+      function current() {
+        if (!view) return null;
+        if (!live) return view.turn;
+        return state.turn == null ? null : state.turn;
+      }
+      const mine = () => live && current() != null && ctx.mySeats().includes(current());
+
+      function playAt(x, y, isGolden) {
+        ctx.play(`${isGolden ? "g" : ""}${x},${y}`);
+      }
+
+      function setGolden(on) {
+        if (on && !mine()) {
+          ctx.message(current() == null ? "The game is not under way." : "Wait for your turn.", "error");
+          return;
+        }
+        golden = on;
+        goldenAt = on ? view.moves : null;
+        redraw();
+      }
+
+      // -- drawing ------------------------------------------------------------------------------------------
+      function lastField() {
+        const m = view.last && FIELD.exec(view.last);
+        return m ? Number(m[2]) * w + Number(m[1]) : -1;
+      }
+
+      function draw(nextView, nextState, isLive) {
+        view = nextView;
+        state = nextState;
+        live = isLive;
+        if (view.width !== w || view.height !== h) build(view.width, view.height);
+        // The golden mode ends with the turn (a move was made) or when it is no longer ours to use.
+        if (golden && (!mine() || view.moves !== goldenAt)) { golden = false; goldenAt = null; }
+        redraw();
+      }
+
+      function redraw() {
+        if (!view) return;
+        const turn = current();
+        const canPlay = mine();
+        const seats = ctx.mySeats();
+        const show = (list) => new Set(list.map(([x, y]) => y * w + x));
+        const legal = live && turn != null && !golden ? show(view.legal) : new Set();
+        const gold = golden ? show(view.golden) : new Set();
+        const last = lastField();
+        const cursorAt = showCursor && live && seats.length && turn != null ? cursor.y * w + cursor.x : -1;
+
+        for (let y = 0; y < h; y++) {
+          const row = view.cells[y];
+          for (let x = 0; x < w; x++) {
+            const i = y * w + x;
+            const owner = row[x];
+            let cls = "cell";
+            if (owner) {
+              cls += " owned " + colourOf(owner);
+              if (owner > LETTERS.length) cls += " wide";
+              if (owner === turn) cls += " active-owner";
+              if (gold.has(i)) cls += " gold";
+            } else if (legal.has(i)) cls += " legal";
+            if (i === last) cls += " last";
+            if (i === cursorAt) cls += " cursor";
+            const cell = cells[i];
+            if (cell.className !== cls) cell.className = cls;
+            const text = owner ? markOf(owner) : "";
+            if (cell.textContent !== text) {
+              cell.textContent = text;
+              cell.setAttribute("aria-label", `${x},${y}: ${owner ? labelOf(owner) : "empty"}`);
+            }
+          }
+        }
+        const grid = board();
+        grid.classList.toggle("golden", golden);
+        grid.classList.toggle("playable", canPlay);
+        grid.classList.toggle("watching", live && turn != null && !canPlay);
+        grid.classList.toggle("replaying", !live);
+        grid.dataset.turn = turn == null ? "" : turn;
+        grid.dataset.mode = golden ? "golden" : "normal";
+
+        drawTools(turn, canPlay);
+        drawScores(turn);
+        drawStart();
+      }
+
+      function drawTools(turn, canPlay) {
+        const stats = turn != null ? view.stats[turn - 1] : null;
+        const goldenButton = byId("gamma-golden");
+        goldenButton.disabled = !canPlay || !(golden || (stats && stats.golden_possible));
+        goldenButton.setAttribute("aria-pressed", String(golden));
+        goldenButton.title = !stats ? "Golden move mode (G)"
+          : stats.golden_used ? "The golden move has been used"
+            : stats.golden_possible ? "Golden move mode: show the fields a golden move may take (G)"
+              : "No golden move is possible now";
+        byId("gamma-skip").disabled = !canPlay;
+        const player = ctx.mySeats().length > 0;  // spectators get the information line only
+        goldenButton.hidden = !player;
+        byId("gamma-skip").hidden = !player;
+
+        let text;
+        if (!live) text = `Move ${view.moves}: an earlier position.`;
+        else if (view.over || state.outcome) text = overText(view.outcome || state.outcome);
+        else if (turn == null) text = state.started === false ? "Waiting for the start." : "";
+        else if (golden) text = "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
+        else if (canPlay) text = `Your move, ${labelOf(turn)}: take a green field${stats && stats.golden_possible ? ", or press G for the golden move" : ""}.`;
+        else text = `${labelOf(turn)} to move.`;
+        if (live && showCursor && ctx.mySeats().length && turn != null) text += ` Cursor ${cursor.x},${cursor.y}.`;
+        const info = byId("gamma-info");
+        if (info.textContent !== text) info.textContent = text;
+      }
+      function overText(outcome) {
+        if (!outcome || !outcome.winners || !outcome.winners.length) return "Game over.";
+        const best = outcome.scores && outcome.scores.length ? outcome.scores[outcome.winners[0] - 1] : null;
+        const fields = best == null ? "" : ` with ${best} field${best === 1 ? "" : "s"}`;
+        const who = outcome.winners.map(labelOf).join(" and ");
+        return outcome.winners.length > 1 ? `Game over: ${who} share the win${fields}.` : `Game over: ${who} wins${fields}.`;
+      }
+
+      function seatWho(seat) {
+        const s = state.seats.find((entry) => entry.seat === seat);
+        if (!s) return "";
+        if (s.kind === "ai") return `computer (${s.level})`;
+        const mySeats = ctx.mySeats();
+        const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? "(you)" : "";
+        const name = !s.taken ? "free" : s.name && s.name !== `Player ${seat}` ? s.name : "";
+        return [name, me].filter(Boolean).join(" ");
+      }
+
+      function drawScores(turn) {
+        const body = byId("gamma-score").tBodies[0];
+        if (body.rows.length !== view.stats.length) {
+          body.innerHTML = "";
+          for (const st of view.stats) {
+            const tr = body.insertRow();
+            tr.dataset.seat = st.seat;
+            tr.innerHTML = `<td><span class="chip ${colourOf(st.seat)}">${markOf(st.seat)}</span>Player ${st.seat} `
+              + '<span class="name muted"></span></td><td data-col="busy"></td><td data-col="free"></td>'
+              + '<td data-col="areas"></td><td data-col="golden"></td>';
+          }
+        }
+        const winners = view.outcome ? view.outcome.winners : state.outcome && live ? state.outcome.winners : [];
+        const limit = view.areas < view.width * view.height ? view.areas : "∞";
+        view.stats.forEach((st, k) => {
+          const tr = body.rows[k];
+          const stuck = !view.over && st.free === 0 && !st.golden_possible;
+          tr.className = [st.seat === turn ? "to-move" : "", winners.includes(st.seat) ? "winner" : "",
+            stuck ? "stuck" : ""].filter(Boolean).join(" ");
+          tr.title = stuck ? "Cannot move now: skipped" : "";
+          const set = (col, html) => { const td = tr.querySelector(`[data-col="${col}"]`); if (td.innerHTML !== html) td.innerHTML = html; };
+          tr.querySelector(".name").textContent = seatWho(st.seat);
+          set("busy", String(st.busy));
+          set("free", String(st.free));
+          set("areas", `${st.areas} / ${limit}`);
+          set("golden", st.golden_used ? "used" : st.golden_possible ? '<span class="golden-possible">possible</span>' : "not now");
+        });
+      }
+
+      // -- the creator's start: leave the free seats out, or let the computer play them ---------------------------
+      const startPanel = byId("gamma-start");
+      const startBox = byId("start-box");
+      if (startPanel && startBox) {
+        startBox.insertBefore(startPanel, startBox.firstChild);
+        // The platform's button starts with the claimed seats; with the computer chosen, this renderer sends the
+        // start itself (capture phase: before the button's own listener, which it then does not reach).
+        startBox.addEventListener("click", (event) => {
+          if (!event.target.closest("#start-match") || startPanel.hidden) return;
+          const choice = startPanel.querySelector("input[name=gamma-free]:checked");
+          if (!choice || choice.value !== "computer") return;
+          event.stopPropagation();
+          ctx.emit("start", { computer_level: levelValue(byId("gamma-level").value) });
+        }, true);
+        startPanel.addEventListener("change", drawStart);
+      }
+
+      function drawStart() {
+        if (!startPanel || !state) return;
+        const free = state.seats.filter((s) => !s.taken).map((s) => s.seat);
+        startPanel.hidden = !(state.started === false && ctx.mySeats().includes(1) && free.length > 0);
+        if (startPanel.hidden) return;
+        const taken = state.seats.length - free.length;
+        const choice = startPanel.querySelector("input[name=gamma-free]:checked");
+        const computer = choice && choice.value === "computer";
+        const text = `${taken} of ${state.seats.length} seats taken; free: ${free.map(labelOf).join(", ")}. `
+          + (computer ? `The computer will play ${free.length === 1 ? "it" : "them"}.`
+            : `The match will start with ${taken} player${taken === 1 ? "" : "s"}.`);
+        const info = byId("gamma-start-info");
+        if (info.textContent !== text) info.textContent = text;
+      }
+
+      // -- buttons and keys ----------------------------------------------------------------------------------
+      const blurAfterMouse = (event) => { if (event.detail) event.currentTarget.blur(); }; // space stays a move key
+      byId("gamma-golden").addEventListener("click", (event) => { blurAfterMouse(event); setGolden(!golden); });
+      byId("gamma-skip").addEventListener("click", (event) => { blurAfterMouse(event); ctx.play("skip"); });
+
+      function key(event) {
+        if (!view || !live || !ctx.mySeats().length || current() == null) return false;
+        const k = event.key;
+        if (ARROWS[k]) {
+          const [dx, dy] = ARROWS[k];
+          // Hard walls: an arrow that would leave the board does nothing (as in the terminal game).
+          if (cursor.x + dx >= 0 && cursor.x + dx < w) cursor.x += dx;
+          if (cursor.y + dy >= 0 && cursor.y + dy < h) cursor.y += dy;
+          showCursor = true;
+          redraw();
+          return true;
+        }
+        if (k === " " || k === "Spacebar") {
+          const wasShown = showCursor;
+          showCursor = true;
+          if (!wasShown) redraw();
+          playAt(cursor.x, cursor.y, golden);
+          return true;
+        }
+        if (k === "g" || k === "G") {
+          if (!golden) setGolden(true);
+          else if (showCursor) playAt(cursor.x, cursor.y, true);
+          else setGolden(false);
+          return true;
+        }
+        if (k === "c" || k === "C") {
+          ctx.play("skip");
+          return true;
+        }
+        if (k === "Escape" && golden) {
+          setGolden(false);
+          return true;
+        }
+        return false;
+      }
+
+      return { draw, key };
+    },
+  });
+})();
