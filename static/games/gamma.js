@@ -45,7 +45,9 @@
         w = Number(grid.dataset.width);
         h = Number(grid.dataset.height);
         cells = new Array(w * h);
-        for (const cell of grid.querySelectorAll(".cell")) cells[Number(cell.dataset.y) * w + Number(cell.dataset.x)] = cell;
+        for (const cell of grid.querySelectorAll(".cell")) {
+          cells[Number(cell.dataset.y) * w + Number(cell.dataset.x)] = cell;
+        }
       }
 
       function build(width, height) {
@@ -200,7 +202,10 @@
         else if (view.over || state.outcome) text = overText(view.outcome || state.outcome);
         else if (turn == null) text = state.started === false ? "Waiting for the start." : "";
         else if (golden) text = "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
-        else if (canPlay) text = `Your move, ${labelOf(turn)}: take a green field${stats && stats.golden_possible ? ", or press G for the golden move" : ""}.`;
+        else if (canPlay) {
+          const orGolden = stats && stats.golden_possible ? ", or press G for the golden move" : "";
+          text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;
+        }
         else text = `${labelOf(turn)} to move.`;
         if (live && showCursor && ctx.mySeats().length && turn != null) text += ` Cursor ${cursor.x},${cursor.y}.`;
         const info = byId("gamma-info");
@@ -211,7 +216,8 @@
         const best = outcome.scores && outcome.scores.length ? outcome.scores[outcome.winners[0] - 1] : null;
         const fields = best == null ? "" : ` with ${best} field${best === 1 ? "" : "s"}`;
         const who = outcome.winners.map(labelOf).join(" and ");
-        return outcome.winners.length > 1 ? `Game over: ${who} share the win${fields}.` : `Game over: ${who} wins${fields}.`;
+        return outcome.winners.length > 1 ? `Game over: ${who} share the win${fields}.`
+          : `Game over: ${who} wins${fields}.`;
       }
 
       function seatWho(seat) {
@@ -244,12 +250,16 @@
           tr.className = [st.seat === turn ? "to-move" : "", winners.includes(st.seat) ? "winner" : "",
             stuck ? "stuck" : ""].filter(Boolean).join(" ");
           tr.title = stuck ? "Cannot move now: skipped" : "";
-          const set = (col, html) => { const td = tr.querySelector(`[data-col="${col}"]`); if (td.innerHTML !== html) td.innerHTML = html; };
+          const set = (col, html) => {
+            const td = tr.querySelector(`[data-col="${col}"]`);
+            if (td.innerHTML !== html) td.innerHTML = html;
+          };
           tr.querySelector(".name").textContent = seatWho(st.seat);
           set("busy", String(st.busy));
           set("free", String(st.free));
           set("areas", `${st.areas} / ${limit}`);
-          set("golden", st.golden_used ? "used" : st.golden_possible ? '<span class="golden-possible">possible</span>' : "not now");
+          set("golden", st.golden_used ? "used"
+            : st.golden_possible ? '<span class="golden-possible">possible</span>' : "not now");
         });
       }
 
@@ -267,7 +277,10 @@
           event.stopPropagation();
           ctx.emit("start", { computer_level: levelValue(byId("gamma-level").value) });
         }, true);
-        startPanel.addEventListener("change", drawStart);
+        startPanel.addEventListener("change", (event) => {
+          if (event.target.id === "gamma-level") startPanel.querySelector("input[value=computer]").checked = true;
+          drawStart();
+        });
       }
 
       function drawStart() {
