@@ -20,7 +20,7 @@ from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
 
 __all__ = ["GAME", "GammaBoard", "Gamma"]
 
-MAX_SIDE = 2048          # 2048 x 2048 = engine.MAX_FIELDS
+MAX_SIDE = 1000          # every in-range width x height fits engine.MAX_FIELDS
 _MOVE = re.compile(r"(g?)(0|[1-9][0-9]{0,9}),(0|[1-9][0-9]{0,9})")
 
 

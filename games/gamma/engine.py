@@ -27,9 +27,12 @@ the C functions do (an invalid player or field gives 0/False, never an exception
 from __future__ import annotations
 
 UINT32_MAX = 0xFFFFFFFF
-# Refused sizes fail cleanly (ValueError) instead of exhausting memory. A 2048 x 2048
-# board, a 1 x 4,194,304 strip and 1,048,576 players all fit (rules/gamma.md §2.1).
-MAX_FIELDS = 1 << 22
+# Refused sizes fail cleanly (ValueError) instead of exhausting memory (rules/gamma.md
+# §2.1). Up to 2,097,152 fields (1448 x 1448, or a 1 x 2,097,152 strip: a strip is never
+# refused when a square of as many fields is not) and 1,048,576 players. Measured in
+# CPython 3.11: a new 1448 x 1448 game takes 64 MB (the 1-wide strip 128 MB, the padding
+# doubles it), a full one about 420 MB with its undo history; 1000 x 1000 full, 200 MB.
+MAX_FIELDS = 1 << 21
 MAX_PLAYERS = 1 << 20
 
 _SENTINEL = -1
@@ -416,11 +419,13 @@ class Gamma:
         pieces = self._pieces(v, c, nv)
         par = self._parent
         size = self._size
-        saved = [(c, par[c], size[c])]
+        log = self._log
+        saved = [(c, par[c], size[c])] if log is not None else None
         for piece in pieces:
             r = piece[0]
+            if saved is not None:
+                saved.extend([(a, par[a], size[a]) for a in piece])
             for a in piece:
-                saved.append((a, par[a], size[a]))
                 par[a] = r
             size[r] = len(piece)
         j = len(pieces)
@@ -431,8 +436,8 @@ class Gamma:
         self._areas[v] += j - 1
         self._add_cell(player, c)
         self._used[player] = 1
-        if self._log is not None:
-            self._log.append((_GOLDEN, player, c, R, others, old, k, v, j, i, saved))
+        if log is not None:
+            log.append((_GOLDEN, player, c, R, others, old, k, v, j, i, saved))
         return True
 
     def undo(self) -> None:
@@ -557,8 +562,9 @@ class Gamma:
         return contact
 
     def _cut_table(self, v: int) -> dict:
-        """For every cell of v with two or more v-neighbours: how many pieces its
-        v-neighbours fall into if it is removed (iterative Tarjan, cached per player)."""
+        """For every cell of v: how many pieces its v-neighbours fall into if it is
+        removed (iterative Tarjan over all of v's areas; cached per player and kept
+        fresh by `_grow_cut_table` while v grows leaf by leaf)."""
         cached = self._cut_cache.get(v)
         if cached is not None and cached[0] == self._stamp[v]:
             return cached[1]
@@ -735,8 +741,11 @@ class Gamma:
             out = [bytes(o[r * S:r * S + W]).translate(table) for r in range(self.height, 0, -1)]
         else:
             wd = len(str(self.players))
-            cell = [".".rjust(wd)] + [str(q).rjust(wd) for q in range(1, self.players + 1)]
-            out = [" ".join([cell[q] for q in o[r * S:r * S + W]]).encode("ascii")
+            label = {0: ".".rjust(wd)}
+            for q in o:
+                if q > 0 and q not in label:
+                    label[q] = str(q).rjust(wd)
+            out = [" ".join([label[q] for q in o[r * S:r * S + W]]).encode("ascii")
                    for r in range(self.height, 0, -1)]
         out.append(b"")
         text = b"\n".join(out)

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import games
-from conftest import SHARED
+from tests.conftest import SHARED
 from games.base import IllegalMove, Outcome
 from games.gamma import GAME, GammaBoard
 from games.gamma.engine import MAX_FIELDS, MAX_PLAYERS, UINT32_MAX, Gamma
@@ -477,7 +477,7 @@ def test_registry_and_game():
 
 
 @pytest.mark.parametrize("options,name", [
-    ({"width": 0}, "width"), ({"height": 5000}, "height"), ({"players": 0}, "players"),
+    ({"width": 0}, "width"), ({"height": 1001}, "height"), ({"players": 0}, "players"),
     ({"areas": 0}, "areas"), ({"areas": "3"}, "areas"), ({"colour": 1}, "colour"),
 ])
 def test_bad_options_name_the_option(options, name):
