@@ -93,6 +93,9 @@ class Player:
 
 def test_gamma_three_players_join_by_link_and_play_to_the_end(live_server, new_context, shoot):
     ann, bob, cat = (new_context().new_page() for _ in range(3))
+    errors = []
+    for p in (ann, bob, cat):
+        p.on("pageerror", lambda error: errors.append(str(error)))
     create_from_lobby(ann, live_server, 5, 4, 3, 2, "Ann")
     match = match_id(ann)
     invite = ann.input_value("#invite-link")
@@ -204,6 +207,7 @@ def test_gamma_three_players_join_by_link_and_play_to_the_end(live_server, new_c
         assert ("winner" in (row.get_attribute("class") or "")) == (st["seat"] in final["outcome"]["winners"])
     shoot(ann, "finished")
     shoot(cat, "finished-seat-3")
+    assert errors == []
 
 
 def test_gamma_creator_leaves_free_seats_out(live_server, new_context, shoot):
