@@ -64,19 +64,26 @@ def listen(host: str, port: int):
     return sock
 
 
-def serve(app, mode: str, sock) -> None:
+def serve(app, mode: str, sock, ready: str) -> None:
+    """Serve until SIGTERM or Ctrl-C. The ready line is printed only once the signal handlers are in place,
+    so that a SIGTERM sent as soon as the server says it is ready still stops it cleanly."""
     import signal
     if mode == "gevent":
         import gevent
         from gevent.pywsgi import WSGIServer
         server = WSGIServer(sock, app, log=None)
+        server.start()  # accepting before the handlers can run: a stop() before start() would fail
         gevent.signal_handler(signal.SIGTERM, server.stop)
         gevent.signal_handler(signal.SIGINT, server.stop)
+        print(ready, flush=True)
         server.serve_forever()
-    elif mode == "eventlet":
-        import eventlet
+    else:
         import eventlet.wsgi
-        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+        signal.signal(signal.SIGTERM, interrupt)
+        print(ready, flush=True)
         # The socket is already green (the socket module was patched before listen()).
         # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
         eventlet.wsgi.server(sock, app, log_output=False, max_size=20000)
@@ -93,10 +100,9 @@ def main(argv=None) -> int:
     app = create_app({"DATABASE": args.db, "ASYNC_MODE": args.async_mode})
     sock = listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    print(f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {args.db})",
-          flush=True)
+    ready = f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {args.db})"
     try:
-        serve(app, args.async_mode, sock)
+        serve(app, args.async_mode, sock, ready)
     except KeyboardInterrupt:
         pass
     app.extensions["quadrille"].computer.close()

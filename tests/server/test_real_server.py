@@ -127,8 +127,10 @@ def test_every_acknowledged_move_survives_sigkill(tmp_path, async_mode):
 
 
 def test_sigterm_stops_the_server_cleanly(server):
-    assert server.stop() == 0
-    assert "Quadrille stopped" in server.log.read_text()
+    code = server.stop()
+    log = server.log.read_text()
+    assert code == 0, log
+    assert "Quadrille stopped" in log
 
 
 def test_an_oversized_socket_message_is_refused_and_changes_nothing(server):
