@@ -486,6 +486,7 @@
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
+    reasonText: (reason) => ({ stuck: "neither side can move", eliminated: "a side has no pieces left" })[reason],
 
     mount(area, ctx) {
       const $ = (sel) => area.querySelector(sel);

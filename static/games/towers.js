@@ -36,6 +36,8 @@
 
   Quadrille.register("towers", {
     seatLabel: (seat) => NAMES[seat] || `Seat ${seat}`,
+    reasonText: (reason) => ({ "master-captured": "by capturing the master",
+      "draw-passes": "four passes in a row" })[reason],
 
     mount(area, ctx) {
       const $ = (id) => area.querySelector("#" + id);

@@ -22,6 +22,8 @@
 
   Quadrille.register("trails", {
     seatLabel: (seat) => ({ 1: "Blue", 2: "Red" })[seat] || `Seat ${seat}`,
+    reasonText: (reason) => ({ towers: "by tower majority", stuck: "the opponent cannot move",
+      trapped: "the mover trapped themselves" })[reason],
 
     mount(area, ctx) {
       let view = null;

@@ -112,10 +112,9 @@
 
     function outcomeText(outcome) {
       if (!outcome) return "";
-      const why = {
-        towers: "by tower majority", stuck: "the opponent cannot move", trapped: "the mover trapped themselves",
-        resigned: "by resignation",
-      }[outcome.reason] || outcome.reason;
+      // Each game words its own endings; a resignation is the platform's.
+      const why = (outcome.reason === "resigned" && "by resignation")
+        || (spec && spec.reasonText && spec.reasonText(outcome.reason)) || outcome.reason;
       if (!outcome.winners.length) return `Draw (${why})`;
       return `${outcome.winners.map(label).join(" and ")} ${outcome.winners.length > 1 ? "win" : "wins"} (${why})`;
     }
