@@ -170,17 +170,16 @@ class Screen:
         rows = game.rows()
         wide = game.players > 9
         wd = len(str(game.players))
-        free = set(game.move_targets(p)) if p is not None and game.free_fields(p) else set()
-        S = game.width + 1
+        xy = game.xy
+        free = {xy(c) for c in game.move_targets(p)} if p is not None and game.free_fields(p) else set()
         out = [CSI + "H"]
         for y in range(game.height - 1, -1, -1):
             row = rows[y]
             parts = []
-            base = (y + 1) * S
             for x, q in enumerate(row):
                 if q == 0:
                     text = ".".rjust(wd) if wide else "."
-                    style = "1" if base + x in free else "2"
+                    style = "1" if (x, y) in free else "2"
                 else:
                     text = str(q).rjust(wd) if wide else str(q)
                     colour = _PALETTE[(q - 1) % len(_PALETTE)]
