@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SHARED
+from tests.conftest import ROOT, SHARED
 from games.gamma import suites
 from games.gamma.batch import parse_line, run
 
