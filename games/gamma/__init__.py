@@ -212,10 +212,11 @@ GAME = Game(
     title="Gamma",
     seats=(1, MAX_PLAYERS),
     options={
-        "width": Option(10, "int", range=(1, MAX_SIDE), help="columns of the board"),
-        "height": Option(10, "int", range=(1, MAX_SIDE), help="rows of the board"),
-        "players": Option(2, "int", range=(1, MAX_PLAYERS), help="number of players"),
-        "areas": Option(3, "int", range=(1, UINT32_MAX),
+        # `form` is what the web game offers; the engine (and the batch mode) take far more.
+        "width": Option(10, "int", range=(1, MAX_SIDE), form=(2, 40), help="columns of the board"),
+        "height": Option(10, "int", range=(1, MAX_SIDE), form=(2, 40), help="rows of the board"),
+        "players": Option(2, "int", range=(1, MAX_PLAYERS), form=(2, 16), help="number of players"),
+        "areas": Option(3, "int", range=(1, UINT32_MAX), form=(1, 100),
                         help="the most connected areas a player may own at any moment"),
     },
     board_class=GammaBoard,
