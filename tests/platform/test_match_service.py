@@ -293,3 +293,26 @@ def test_take_backs_never_split_a_lattice_move_from_its_return(service):
     split = error_of(service.rewind, created["match"], created["token"], len(moves) - 1)
     assert split.error == "bad-rewind" and "complete turns" in split.reason
     assert service.rewind(created["match"], created["token"], len(moves) - 2)["moves"] == moves[:-2]
+
+
+def test_an_online_gamma_match_waits_for_its_creator_and_leaves_out_free_seats(service):
+    created = service.create("gamma", {"width": 5, "height": 4, "players": 4, "areas": 2}, "online")
+    match = created["match"]
+    state = service.state(match)
+    assert state["started"] is False and state["turn"] is None and state["players"] == 4
+    assert error_of(service.play, match, created["token"], "0,0").error == "not-started"
+    second = service.claim(match)
+    third = service.claim(match, player="Cy")
+    assert (second["seat"], third["seat"]) == (2, 3)
+    assert error_of(service.start, match, second["token"]).error == "not-allowed"  # only the creator starts
+    state = service.start(match, created["token"])
+    assert state["started"] and state["players"] == 3 and state["options"]["players"] == 3
+    assert [s["seat"] for s in state["seats"]] == [1, 2, 3] and state["turn"] == 1
+    assert error_of(service.claim, match).error == "no-free-seat"  # latecomers watch
+    assert error_of(service.start, match, created["token"]).error == "already-started"
+    service.play(match, created["token"], "0,0")
+    service.play(match, second["token"], "4,3")
+    assert service.play(match, third["token"], "2,2")["turn"] == 1
+    service.storage.close()
+    again = MatchService(Storage.sqlite(service.storage.engine.url.database))
+    assert again.state(match)["moves"] == ["0,0", "4,3", "2,2"] and again.state(match)["players"] == 3
