@@ -80,8 +80,22 @@
         old.replaceWith(grid);
         listen(grid);
         index();
+        observe(grid);
         cursor.x = Math.min(cursor.x, width - 1);
         cursor.y = Math.min(cursor.y, height - 1);
+      }
+
+      // 1em on the board = one field (the letters and rings scale with it). Measured, not derived with container
+      // query units in CSS: those made every redraw restyle every field (0.4 s a move on 100 x 100).
+      const sizer = typeof ResizeObserver === "function" ? new ResizeObserver(() => fitFont()) : null;
+      function fitFont() {
+        const grid = board();
+        const field = grid.clientWidth / Math.max(w, 1);
+        if (field > 0) grid.style.fontSize = `${field.toFixed(2)}px`;
+      }
+      function observe(grid) {
+        if (sizer) { sizer.disconnect(); sizer.observe(grid); }
+        fitFont();
       }
 
       function listen(grid) {
@@ -95,6 +109,7 @@
       }
       index();
       listen(board());
+      observe(board());
 
       // -- whose turn, and what to send ----------------------------------------------------------------------
       // The live turn comes from the match (null before the creator's start and after the end); an earlier
