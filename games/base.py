@@ -90,22 +90,25 @@ class Option:
 class Board:
     """Base class of every game's board. Subclasses implement the contract:
 
-    turn, legal_moves(), push(move), pop(), moves, outcome(), copy(), view(),
-    plus `players` (the number of seats of this board) and `options` (the
-    normalised options it was made with).
+    legal_moves(), push(move), pop(), outcome(), view(), plus `players` (the
+    number of seats of this board) and `options` (the normalised options it was
+    made with); `turn` and `moves` come from `_turn` and `_moves`; copy() and
+    to_dict() replay the moves unless an engine has something faster.
     """
 
     game_name: str = ""
     options: dict
     players: int
+    _turn: int | None = None   # subclasses keep the seat to act here (or override `turn`)
+    _moves: list               # and every move pushed, in order
 
     @property
-    def turn(self) -> int | None:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def turn(self) -> int | None:
+        return self._turn
 
     @property
-    def moves(self) -> list[str]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def moves(self) -> list[str]:
+        return list(self._moves)
 
     def legal_moves(self) -> list[str]:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -139,13 +139,7 @@ class TrailsBoard(Board):
 
     # -- the contract --------------------------------------------------------------------------------
 
-    @property
-    def turn(self) -> int | None:
-        return self._turn
 
-    @property
-    def moves(self) -> list[str]:
-        return list(self._moves)
 
     def legal_moves(self) -> list[str]:
         return list(_MASK_NAMES[self._mask])

@@ -39,13 +39,7 @@ class GammaBoard(Board):
         self._legal_cache = None          # ((board version, seat), sorted legal moves)
 
     # ------------------------------------------------------------------ contract
-    @property
-    def turn(self) -> int | None:
-        return self._turn
 
-    @property
-    def moves(self) -> list[str]:
-        return list(self._moves)
 
     def _parse(self, move) -> tuple:
         """('skip',) or (golden: bool, x, y); IllegalMove if malformed."""

@@ -124,13 +124,7 @@ class LatticeBoard(Board):
 
     # ------------------------------------------------------------------ contract
 
-    @property
-    def turn(self):
-        return self._turn
 
-    @property
-    def moves(self) -> list[str]:
-        return list(self._moves)
 
     def legal_moves(self) -> list[str]:
         if self._sorted is None:

@@ -247,9 +247,6 @@ class TowersBoard(Board):
     def turn(self):
         return None if self._winner is not None else self._cur
 
-    @property
-    def moves(self) -> list[str]:
-        return list(self._moves)
 
     def outcome(self):
         w = self._winner
