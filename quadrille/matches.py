@@ -604,8 +604,10 @@ class MatchService:
                                                 len(match.row.seats)) if free else {}
                 self._record_event(match, "start", {"options": {}, "computer": computer}, 1)
                 return self._publish(match)
-            if len(claimed) < max(game.seats[0], 1) or claimed != list(range(1, len(claimed) + 1)):
-                raise ServiceError(409, "not-enough-players", "Wait until enough players have joined.")
+            # An online match is for several people: alone, play a local game.
+            if len(claimed) < max(game.seats[0], 2) or claimed != list(range(1, len(claimed) + 1)):
+                raise ServiceError(409, "not-enough-players",
+                                   "Wait until another player has joined, or let the computer play the free seats.")
             options = {"players": len(claimed)} if "players" in game.options else {}
             self._record_event(match, "start", {"options": options}, 1)
             return self._publish(match)

@@ -23,6 +23,7 @@
 
   Quadrille.register("gamma", {
     seatLabel: (seat) => labelOf(seat),
+    reasonText: (reason) => ({ stuck: "nobody can move any more" })[reason],
 
     mount(area, ctx) {
       const byId = (id) => document.getElementById(id);
@@ -308,7 +309,8 @@
         const computer = choice && choice.value === "computer";
         const text = `${taken} of ${state.seats.length} seats taken; free: ${free.map(labelOf).join(", ")}. `
           + (computer ? `The computer will play ${free.length === 1 ? "it" : "them"}.`
-            : `The match will start with ${taken} player${taken === 1 ? "" : "s"}.`);
+            : taken < 2 ? "Wait for another player, or let the computer play."
+              : `The match will start with ${taken} players.`);
         const info = byId("gamma-start-info");
         if (info.textContent !== text) info.textContent = text;
       }

@@ -124,7 +124,7 @@
         : mySeats.length ? `You are ${mySeats.map(label).join(" and ")}.` : "You are watching.";
       let line;
       if (state.outcome) line = outcomeText(state.outcome);
-      else if (!state.started) line = "Waiting for players; the creator starts the match.";
+      else if (!state.started) line = "Waiting for players; the creator starts the match";
       else if (state.turn != null) {
         const seat = state.seats.find((s) => s.seat === state.turn);
         if (seat && seat.kind === "ai") line = `${label(state.turn)} (computer) ${state.paused ? "is paused" : "is thinking…"}`;

@@ -301,6 +301,7 @@ def test_an_online_gamma_match_waits_for_its_creator_and_leaves_out_free_seats(s
     state = service.state(match)
     assert state["started"] is False and state["turn"] is None and state["players"] == 4
     assert error_of(service.play, match, created["token"], "0,0").error == "not-started"
+    assert error_of(service.start, match, created["token"]).error == "not-enough-players"  # alone: not yet
     second = service.claim(match)
     third = service.claim(match, player="Cy")
     assert (second["seat"], third["seat"]) == (2, 3)
