@@ -22,7 +22,6 @@ import json
 import multiprocessing
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile

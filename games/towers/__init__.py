@@ -13,7 +13,8 @@ from games.towers.core import (
     initial_masters,
 )
 
-__all__ = ["GAME", "TowersBoard", "TowersIllegalMove", "RULES", "RULE_ORDER", "initial_masters", "twr"]
+__all__ = ["GAME", "TowersBoard", "TowersIllegalMove", "RULES", "RULE_ORDER", "MIN_SIZE", "MAX_SIZE", "initial_masters",
+           "twr"]
 
 
 def _notes(options: dict) -> list[str]:

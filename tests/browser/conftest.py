@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+import requests
 
 from tests.conftest import ROOT, ServerProcess
 
@@ -64,3 +65,23 @@ def new_context(browser):
     yield make
     for context in contexts:
         context.close()
+
+
+# -- what every game's browser test asks of a match page ------------------------------------------------
+def api_state(server, match):
+    """The match as the server has it (the truth the page must show)."""
+    return requests.get(f"{server.url}/api/matches/{match}").json()
+
+
+def match_id(page):
+    return page.locator("#match").get_attribute("data-match")
+
+
+def wait_version(page, version):
+    """Wait until the page has drawn the match at this version."""
+    page.wait_for_function("v => document.getElementById('match').dataset.version === String(v)", arg=version)
+
+
+def wait_seats(page, seats):
+    """Wait until the page knows it holds these seats ("1", "2", "1,2", or "" for a spectator)."""
+    page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)

@@ -8,26 +8,11 @@ import importlib.util
 import pytest
 import requests
 
+from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+
 pytestmark = pytest.mark.browser
 
 ARROW = {(1, 0): "ArrowRight", (-1, 0): "ArrowLeft", (0, 1): "ArrowUp", (0, -1): "ArrowDown"}
-
-
-def api_state(server, match):
-    return requests.get(f"{server.url}/api/matches/{match}").json()
-
-
-def match_id(page):
-    return page.locator("#match").get_attribute("data-match")
-
-
-def wait_version(page, version):
-    page.wait_for_function(
-        "v => document.getElementById('match').dataset.version === String(v)", arg=version)
-
-
-def wait_seats(page, seats):
-    page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
 
 
 def cell(x, y):

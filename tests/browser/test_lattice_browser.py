@@ -10,7 +10,7 @@ import random
 import pytest
 import requests
 
-from tests.browser.conftest import OUTPUT
+from tests.browser.conftest import api_state, match_id, wait_seats, wait_version, OUTPUT
 
 pytestmark = pytest.mark.browser
 
@@ -18,22 +18,6 @@ pytestmark = pytest.mark.browser
 # on Ac3, so a click on Ac3 cannot tell them apart and the page must offer the choice.
 BRANCHING = ("B:Aa3,Ab2,Ab4,Ad2,Ba2,Bb1,Bc2,Bd1,Ca1,Cb2,Cd2,Db1,Db3,Dc2,Dd1;"
              "T:Aa5,Ad6,Ba4,Ba6,Bc4,Bc6,Ca5,Cb6,Cc5,Cd4,Cd6,Da4,Da6,Dc6,Dd5;benchB:1;benchT:1")
-
-
-def api_state(server, match):
-    return requests.get(f"{server.url}/api/matches/{match}").json()
-
-
-def match_id(page):
-    return page.locator("#match").get_attribute("data-match")
-
-
-def wait_version(page, version):
-    page.wait_for_function("v => document.getElementById('match').dataset.version === String(v)", arg=version)
-
-
-def wait_seats(page, seats):
-    page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
 
 
 def wait_3d(page):

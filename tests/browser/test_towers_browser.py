@@ -10,24 +10,9 @@ from __future__ import annotations
 import pytest
 import requests
 
+from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+
 pytestmark = pytest.mark.browser
-
-
-def api_state(server, match):
-    return requests.get(f"{server.url}/api/matches/{match}").json()
-
-
-def match_id(page):
-    return page.locator("#match").get_attribute("data-match")
-
-
-def wait_version(page, version):
-    page.wait_for_function(
-        "v => document.getElementById('match').dataset.version === String(v)", arg=version)
-
-
-def wait_seats(page, seats):
-    page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
 
 
 def cell(page, x, y):

@@ -9,27 +9,12 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
+from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+
 pytestmark = pytest.mark.browser
 
 KEY_FOR = {"up": "ArrowUp", "down": "s", "left": "a", "right": "ArrowRight"}
 STEP = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
-
-
-def api_state(server, match):
-    return requests.get(f"{server.url}/api/matches/{match}").json()
-
-
-def match_id(page):
-    return page.locator("#match").get_attribute("data-match")
-
-
-def wait_version(page, version):
-    page.wait_for_function(
-        "v => document.getElementById('match').dataset.version === String(v)", arg=version)
-
-
-def wait_seats(page, seats):
-    page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
 
 
 def edge_cell_towards(head, move, size):
