@@ -71,7 +71,11 @@ def serve(app, mode: str, sock, ready: str) -> None:
     if mode == "gevent":
         import gevent
         from gevent.pywsgi import WSGIServer
-        server = WSGIServer(sock, app, log=None)
+        try:  # Engine.IO uses gevent-websocket when it is installed, which needs its own handler
+            from geventwebsocket.handler import WebSocketHandler
+            server = WSGIServer(sock, app, log=None, handler_class=WebSocketHandler)
+        except ImportError:  # otherwise WebSocket frames go through simple-websocket
+            server = WSGIServer(sock, app, log=None)
         server.start()  # accepting before the handlers can run: a stop() before start() would fail
         gevent.signal_handler(signal.SIGTERM, server.stop)
         gevent.signal_handler(signal.SIGINT, server.stop)

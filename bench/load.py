@@ -30,18 +30,26 @@ import time
 import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WARM_UP = 3.0  # seconds the clients play before the measured window
 
 
 def start_server(async_mode: str, db: str) -> tuple[subprocess.Popen, str]:
+    """`python app.py` on a free port; its output goes to a log file beside the database (a pipe nobody
+    reads would fill up and stall the server)."""
     import socket
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    log_path = db + ".log"
+    log = open(log_path, "w")
     proc = subprocess.Popen([sys.executable, "app.py", "--port", str(port), "--db", db, "--async-mode", async_mode],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    line = proc.stdout.readline()
-    if "ready" not in line:
-        raise SystemExit(f"server did not start: {line}{proc.stdout.read()}")
+                            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.time() + 30
+    while "Quadrille ready" not in open(log_path).read():
+        if proc.poll() is not None or time.time() > deadline:
+            proc.kill()
+            raise SystemExit(f"server did not start:\n{open(log_path).read()}")
+        time.sleep(0.05)
     return proc, f"http://127.0.0.1:{port}"
 
 
@@ -123,7 +131,7 @@ async def run_matches(url: str, matches: int, seconds: float, think: float, seed
     rng = random.Random(seed)
     stats = {"latencies": [], "accepted": 0, "refused": 0, "running": True, "games": 0}
     tasks = [asyncio.create_task(table(url, stats, think, rng)) for _ in range(matches)]
-    await asyncio.sleep(3)  # warm-up: every table connects and starts playing
+    await asyncio.sleep(WARM_UP)  # every table connects and starts playing
     stats["latencies"].clear()
     accepted0, t0 = stats["accepted"], time.perf_counter()
     await asyncio.sleep(seconds)
@@ -147,18 +155,40 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-def measure(url: str, matches: int, seconds: float, think: float, procs: int) -> dict:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time a process has used so far (Linux /proc)."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(url: str, matches: int, seconds: float, think: float, procs: int, server_pid: int | None = None) -> dict:
+    """Run the clients; with the server's pid, also the server's CPU time per accepted move, a figure that
+    other work on the machine distorts far less than the wall-clock latencies."""
     shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
+    cpu = {}
+    if server_pid:
+        def sample():
+            time.sleep(WARM_UP)
+            cpu["start"] = cpu_seconds(server_pid)
+            time.sleep(seconds)
+            cpu["end"] = cpu_seconds(server_pid)
+        import threading
+        threading.Thread(target=sample, daemon=True).start()
     with multiprocessing.Pool(procs) as pool:
         results = pool.map(client_process, [(url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
     latencies = [x for r in results for x in r["latencies"]]
     elapsed = max(r["elapsed"] for r in results)
+    accepted = sum(r["accepted"] for r in results)
+    if "end" in cpu and accepted:
+        cpu["per_move_ms"] = round(1000 * (cpu["end"] - cpu["start"]) / accepted, 3)
+        cpu["share"] = round((cpu["end"] - cpu["start"]) / seconds, 2)
     return {
         "matches": matches, "clients": 2 * matches, "think_s": think, "seconds": round(elapsed, 1),
         "moves_per_s": round(sum(r["accepted"] for r in results) / elapsed, 1),
         "refused": sum(r["refused"] for r in results), "games_finished": sum(r["games"] for r in results),
         "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
         "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
+        "server_cpu_ms_per_move": cpu.get("per_move_ms"), "server_cpu_cores": cpu.get("share"),
     }
 
 
@@ -180,10 +210,13 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             proc, url = start_server(mode, os.path.join(tmp, "load.db"))
             try:
-                result = measure(url, args.matches, args.seconds, args.think, args.procs)
+                result = measure(url, args.matches, args.seconds, args.think, args.procs, proc.pid)
             finally:
                 proc.terminate()
-                proc.wait(15)
+                try:
+                    proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
         print(json.dumps({"async_mode": mode, **result}), flush=True)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from flask_socketio import SocketIO
+from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
 from . import http_api, pages, sockets
@@ -35,6 +36,15 @@ DEFAULTS = {
 }
 
 
+class PlainJsonPacket(socketio_packet.Packet):
+    """Quadrille never sends binary data, so skip python-socketio's recursive search for binary parts in
+    every outgoing packet: on a STATE it cost about a tenth of the server's time per move."""
+
+    @classmethod
+    def data_is_binary(cls, data) -> bool:
+        return False
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask("quadrille", template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.update(DEFAULTS)
@@ -43,7 +53,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"],
                         max_http_buffer_size=app.config["SOCKET_MAX_BYTES"],
-                        logger=False, engineio_logger=False)
+                        serializer=PlainJsonPacket, logger=False, engineio_logger=False)
 
     def broadcast(match_id: str, event: str, payload: dict) -> None:
         socketio.emit(event, payload, to=sockets.room_of(match_id))

@@ -21,7 +21,7 @@ from games import IllegalMove
 
 from .errors import ServiceError, bad_request, not_found
 from .storage import Conflict, EventRow, MatchRow, SeatRow, Storage
-from .tokens import hash_token, new_token, token_matches
+from .tokens import hash_token, new_token, seats_held
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
@@ -51,9 +51,7 @@ class Match:
 
     def seats_of(self, token) -> list[int]:
         """The seats a token holds (every seat for a local match's token)."""
-        if not isinstance(token, str) or not token:
-            return []
-        return [s.seat for s in self.row.seats if token_matches(token, s.token_hash)]
+        return seats_held(token, ((s.seat, s.token_hash) for s in self.row.seats))
 
     def outcome(self) -> dict | None:
         if self.result is not None:

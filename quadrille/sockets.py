@@ -24,26 +24,38 @@ def room_of(match_id: str) -> str:
 
 
 class Presence:
-    """Who is connected to which match: sid -> (match, seats held)."""
+    """Who is connected to which match: sid -> (match, seats held), indexed by match."""
 
     def __init__(self):
         self._by_sid: dict[str, tuple[str, list[int]]] = {}
+        self._by_match: dict[str, dict[str, list[int]]] = {}
         self._lock = threading.Lock()
 
     def enter(self, sid: str, match_id: str, seats: list[int]) -> str | None:
+        """Record that `sid` watches `match_id`; return the match it left, if another."""
         with self._lock:
-            previous = self._by_sid.get(sid)
+            previous = self._forget(sid)
             self._by_sid[sid] = (match_id, seats)
-        return previous[0] if previous and previous[0] != match_id else None
+            self._by_match.setdefault(match_id, {})[sid] = seats
+        return previous if previous != match_id else None
 
     def leave(self, sid: str) -> str | None:
         with self._lock:
-            entry = self._by_sid.pop(sid, None)
-        return entry[0] if entry else None
+            return self._forget(sid)
+
+    def _forget(self, sid: str) -> str | None:
+        entry = self._by_sid.pop(sid, None)
+        if entry is None:
+            return None
+        watchers = self._by_match.get(entry[0], {})
+        watchers.pop(sid, None)
+        if not watchers:
+            self._by_match.pop(entry[0], None)
+        return entry[0]
 
     def summary(self, match_id: str) -> dict:
         with self._lock:
-            entries = [seats for (m, seats) in self._by_sid.values() if m == match_id]
+            entries = list(self._by_match.get(match_id, {}).values())
         online = sorted({s for seats in entries for s in seats})
         return {"match": match_id, "online": online, "spectators": sum(1 for seats in entries if not seats)}
 

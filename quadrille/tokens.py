@@ -14,7 +14,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def token_matches(token: str, token_hash: str | None) -> bool:
-    if not token_hash:
-        return False
-    return hmac.compare_digest(hash_token(token), token_hash)
+def seats_held(token, seat_hashes) -> list[int]:
+    """The seats whose stored hash is this token's: `seat_hashes` is (seat, hash or None) pairs.
+    The token is hashed once, then compared with every hash in constant time."""
+    if not isinstance(token, str) or not token:
+        return []
+    digest = hash_token(token)
+    return [seat for seat, stored in seat_hashes if stored and hmac.compare_digest(digest, stored)]
