@@ -35,6 +35,7 @@ sys.path.insert(0, ROOT)
 
 from games.gamma import GAME  # noqa: E402
 from games.gamma.engine import Gamma  # noqa: E402
+from tests.gamma_suites import snake  # noqa: E402
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 SUITE = os.path.join(SHARED, "gamma_tests", "jmolinski-ipp-2020-testy")
@@ -217,14 +218,6 @@ def bench_probes(size: int, seed: int, repeat: int) -> None:
     report(f"after every move, all 4 players ({at_limit} at the limit of 100)", count, t, "probes")
 
 
-def snake_fields(w: int, h: int) -> list:
-    cells = []
-    for row, y in enumerate(range(0, h, 2)):
-        xs = range(w) if row % 2 == 0 else range(w - 1, -1, -1)
-        cells += [(x, y) for x in xs]
-        if y + 2 < h:
-            cells.append((w - 1 if row % 2 == 0 else 0, y + 1))
-    return cells
 
 
 def bench_snake(repeat: int) -> None:
@@ -235,7 +228,7 @@ def bench_snake(repeat: int) -> None:
             game = Gamma(150, 150, 3, 1)
             game.move(2, 75, 1)
             probes = 0
-            for x, y in snake_fields(150, 150):
+            for x, y in snake(150, 150):
                 if (x, y) != (75, 1):
                     game.move(1, x, y)
                     game.golden_possible(2)
@@ -250,7 +243,7 @@ def bench_snake(repeat: int) -> None:
 
 
 def bench_suites() -> None:
-    from games.gamma import suites
+    from tests import gamma_suites as suites
     from games.gamma.batch import run
     batch = os.path.join(SUITE, "batch")
     if not os.path.isdir(batch):

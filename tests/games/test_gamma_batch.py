@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, SHARED
-from games.gamma import suites
+from tests import gamma_suites as suites
 from games.gamma.batch import parse_line, run
 
 SUITE = SHARED / "gamma_tests" / "jmolinski-ipp-2020-testy"

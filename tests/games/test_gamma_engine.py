@@ -7,14 +7,14 @@ import re
 import time
 
 import pytest
+from test_gamma_properties import Model
 
 import games
-from tests.conftest import SHARED
 from games.base import IllegalMove, Outcome
 from games.gamma import GAME, GammaBoard
 from games.gamma.engine import MAX_FIELDS, MAX_PLAYERS, UINT32_MAX, Gamma
-
-from test_gamma_properties import Model
+from tests.conftest import SHARED
+from tests.gamma_suites import snake
 
 T, F = True, False
 
@@ -367,15 +367,6 @@ def test_width_times_height_needs_64_bits():
 
 
 # ---------------------------------------------------------------------- snakes (the suite's performance case)
-def snake(w, h):
-    """A boustrophedon snake: every other row full, joined at alternate ends; one area."""
-    cells = []
-    for row, y in enumerate(range(0, h, 2)):
-        xs = range(w) if row % 2 == 0 else range(w - 1, -1, -1)
-        cells += [(x, y) for x in xs]
-        if y + 2 < h:
-            cells.append((w - 1 if row % 2 == 0 else 0, y + 1))
-    return cells
 
 
 def test_golden_possible_snake_interior_contacts_only_is_false():

@@ -1,7 +1,8 @@
-"""Running the public gamma test suites (shared/gamma_tests, rules/gamma.md §5.3 and §6).
+"""Running the public gamma test suites (shared/gamma_tests, rules/gamma.md §5.3 and §6), and the
+suite's performance case (a snake of fields).
 
-Used by the tests and by bench/gamma.py; the suites themselves are read from the
-shared folder, never copied.
+Test support, kept out of games/ because it reads files: used by the gamma tests and by
+bench/gamma.py; the suites themselves are read from the shared folder, never copied.
 
 * Batch tests: `X.in` -> expected `X.out`, `X.err` (missing = empty), exit code 0.
   `check_batch(path)` runs the program in-process (`batch.run`) and returns None or a
@@ -173,3 +174,15 @@ def final_board(stdout: bytes, height: int) -> tuple[bytes, list[bytes]]:
     lines = tail.split(b"\n")
     board = b"".join(line + b"\n" for line in lines[:height])
     return board, [line for line in lines[height:] if line]
+
+
+# ---------------------------------------------------------------------- the suite's performance case
+def snake(w: int, h: int) -> list:
+    """A boustrophedon snake: every other row full, joined at alternate ends; one area."""
+    cells = []
+    for row, y in enumerate(range(0, h, 2)):
+        xs = range(w) if row % 2 == 0 else range(w - 1, -1, -1)
+        cells += [(x, y) for x in xs]
+        if y + 2 < h:
+            cells.append((w - 1 if row % 2 == 0 else 0, y + 1))
+    return cells
