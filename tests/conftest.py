@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,15 @@ SHARED = ROOT.parent / "shared"
 def read_jsonl(path: Path) -> list[dict]:
     with open(path, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
+
+
+def wait_until(predicate, timeout: float = 30.0, what: str = "the condition") -> None:
+    """Poll `predicate` until it is true; fail the test after `timeout` seconds."""
+    deadline = time.time() + timeout
+    while not predicate():
+        if time.time() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.02)
 
 
 @pytest.fixture(scope="session")
@@ -28,7 +38,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 
 ASYNC_MODES = ("gevent", "eventlet")
 

@@ -12,6 +12,7 @@ from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
 from quadrille.matches import MatchService
 from quadrille.storage import Storage
+from tests.conftest import wait_until
 
 
 def start_task(target, *args):
@@ -27,15 +28,6 @@ def service(tmp_path):
     yield svc
     svc.computer.close()
     svc.storage.close()
-
-
-def wait_until(predicate, timeout=30.0):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def test_the_computer_answers_each_human_move_until_the_end(service):

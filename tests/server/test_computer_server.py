@@ -10,6 +10,8 @@ import pytest
 import requests
 import socketio
 
+from tests.conftest import wait_until
+
 pytestmark = pytest.mark.server
 
 
@@ -55,24 +57,15 @@ def test_other_matches_keep_their_latency_while_level_3_thinks(server):
     # move would have waited for the whole 1.5 s budget.
     assert thinking_still
     assert max(latencies) < 0.75, latencies
-    deadline = time.time() + 30
-    while state(server, thinker["match"])["version"] < 2:
-        assert time.time() < deadline, "the computer never moved"
-        time.sleep(0.1)
+    wait_until(lambda: state(server, thinker["match"])["version"] >= 2, 30, "the computer's move")
 
 
 def test_a_worker_killed_mid_search_is_replaced_and_the_move_arrives(server):
     match = post(server, "/api/matches", {"game": "trails", "mode": "ai", "ai": {"seats": [2], "level": 3}}).json()
     post(server, f"/api/matches/{match['match']}/moves", {"move": "down"}, match["token"])
-    deadline = time.time() + 20
-    while not workers_of(server):
-        assert time.time() < deadline
-        time.sleep(0.05)
+    wait_until(lambda: workers_of(server), 20, "a worker process")
     time.sleep(0.5)
     for pid in workers_of(server):
         os.kill(pid, signal.SIGKILL)
-    deadline = time.time() + 60
-    while state(server, match["match"])["version"] < 2:
-        assert time.time() < deadline, "the move was not retried"
-        time.sleep(0.1)
+    wait_until(lambda: state(server, match["match"])["version"] >= 2, 60, "the retried move")
     assert "computer worker failed" in server.log.read_text()

@@ -4,13 +4,12 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 
 import pytest
 import requests
 import socketio
 
-from tests.conftest import ASYNC_MODES, ServerProcess
+from tests.conftest import ASYNC_MODES, ServerProcess, wait_until
 
 pytestmark = pytest.mark.server
 
@@ -25,15 +24,6 @@ def client(server, token=None, match=None, events=None):
         ack = sio.call("watch", {"match": match, "token": token}, timeout=10)
         assert ack["ok"], ack
     return sio
-
-
-def wait_for(predicate, timeout=10):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.02)
-    return False
 
 
 def test_two_players_and_a_spectator_play_a_whole_game(server):
@@ -55,13 +45,13 @@ def test_two_players_and_a_spectator_play_a_whole_game(server):
         ack = sio.call("move", {"match": match, "token": token, "move": rng.choice(state["legal"]),
                                 "version": state["version"]}, timeout=10)
         assert ack["ok"], ack
-        assert wait_for(lambda: seen["watcher"] and seen["watcher"][-1]["version"] == ack["version"])
+        wait_until(lambda: seen["watcher"] and seen["watcher"][-1]["version"] == ack["version"], 10)
         state = seen["watcher"][-1]
 
     final = requests.get(f"{server.url}/api/matches/{match}").json()
     assert final == state and final["outcome"]["winners"]
     for name in seen:  # everyone saw every version, in order
-        assert wait_for(lambda: len(seen[name]) >= final["version"])
+        wait_until(lambda: len(seen[name]) >= final["version"], 10)
         versions = [s["version"] for s in seen[name]]
         assert versions == sorted(versions) and versions[-1] == final["version"]
         assert set(range(1, final["version"] + 1)) <= set(versions)
@@ -141,7 +131,7 @@ def test_an_oversized_socket_message_is_refused_and_changes_nothing(server):
     except (socketio.exceptions.TimeoutError, socketio.exceptions.BadNamespaceError,
             socketio.exceptions.DisconnectedError):
         pass
-    assert wait_for(lambda: not big.connected, timeout=5)  # the server dropped the connection
+    wait_until(lambda: not big.connected, 5, "the server to drop the connection")
     state = requests.get(f"{server.url}/api/matches/{created['match']}").json()
     assert state["version"] == 0
     fine = client(server, created["token"], created["match"])
