@@ -5,6 +5,8 @@ A model is made for one search, from the root position and the seat it plays (`m
 * `moves(board, ply)`: the moves worth searching (default: every legal move);
 * `order(board, moves)`: the same moves, most promising first (a cheap static guess; default: as given);
 * `push(board, move)` / `pop(board)`: play and take back, keeping any state the evaluation tracks in step;
+* `key(board)`: a hashable key of the position for the transposition table, or None (no table);
+* `unstable(board)`: True where a static value would mislead (the search looks further there);
 * `quick(board)`: level 1's evaluation (default: `evaluate`);
 * `evaluate(board)`: a heuristic value of a position that is not over, from `me`'s point of view (higher is
   better for `me`); `terminal(board, outcome, ply)` the value of a finished game.
@@ -22,6 +24,10 @@ class Model:
     #: the depth (plies) of level 2's search and its node cap
     level2_depth: int = 2
     level2_nodes: int = 4000
+    #: how many plies past its nominal depth the search may follow unstable positions
+    extension: int = 6
+    #: the same for level 1's look at the position after each of its moves
+    level1_extension: int = 3
     #: the root margin of level 3 (moves within it of the best are chosen at random)
     margin: float = 0.0
 
@@ -43,6 +49,16 @@ class Model:
 
     def evaluate(self, board) -> float:
         return 0.0
+
+    def key(self, board):
+        """A hashable key of the position (with the side to move), for the transposition table; None
+        (the default) when the model offers none."""
+        return None
+
+    def unstable(self, board) -> bool:
+        """True where the evaluation is not to be trusted (a capture is due...): the search goes on past
+        its depth there, up to `extension` plies."""
+        return False
 
     def quick(self, board) -> float:
         """Level 1's evaluation (default: the full one). A model may give level 1 a simpler view."""

@@ -16,6 +16,7 @@ import time
 from ai.model import WIN, Model
 
 INF = float("inf")
+EXACT, LOWER, UPPER = 0, 1, 2      # transposition table entries: the value, or a bound of it
 
 
 class Stop(Exception):
@@ -64,14 +65,19 @@ class AlphaBeta:
     when a limit interrupts the search.
     """
 
-    def __init__(self, board, model: Model, limits: Limits):
+    def __init__(self, board, model: Model, limits: Limits, leaf=None):
         self.board = board
+        self.leaf = leaf or model.evaluate       # the value of a leaf (level 1 uses model.quick)
         self.model = model
         self.me = model.me
         self.limits = limits
         self.history: dict = {}
         self.killers: dict = {}
         self.depth_done = 0
+        self.ply_cap = 0                # no ply beyond it is searched, forced sequences included
+        self.tt: dict = {}              # model.key(board) -> (depth, value, flag, best move)
+        self.tt_size = 400_000
+        self.use_tt = model.key(board) is not None
 
     # -- the tree --------------------------------------------------------------------------------------
 
@@ -82,15 +88,35 @@ class AlphaBeta:
         if outcome is not None:
             return model.terminal(board, outcome, ply)
         if depth <= 0:
-            return model.evaluate(board)
+            # a position in the middle of a forced sequence (a capture due, say) is searched on, a
+            # few plies at most
+            if ply >= self.ply_cap or not model.unstable(board):
+                return self.leaf(board)
+            depth = 1
+        key = model.key(board) if self.use_tt else None
+        hint = None
+        if key is not None:
+            entry = self.tt.get(key)
+            if entry is not None:
+                e_depth, e_value, e_flag, hint = entry
+                if e_depth >= depth:
+                    # mate scores are stored relative to the node
+                    if e_value > WIN // 2:
+                        e_value -= ply
+                    elif e_value < -WIN // 2:
+                        e_value += ply
+                    if e_flag == EXACT or (e_flag == LOWER and e_value >= beta) or \
+                            (e_flag == UPPER and e_value <= alpha):
+                        return e_value
         moves = model.moves(board, ply)
         if not moves:          # cannot happen under the contract; be safe
-            return model.evaluate(board)
-        moves = self._ordered(board, moves, ply)
+            return self.leaf(board)
+        moves = self._ordered(board, moves, ply, hint)
         maximise = board.turn == self.me
         best = -INF if maximise else INF
         push, pop = model.push, model.pop
         best_move = None
+        alpha0, beta0 = alpha, beta
         for move in moves:
             push(board, move)
             try:
@@ -108,21 +134,32 @@ class AlphaBeta:
                     if v < beta:
                         beta = v
             if alpha >= beta:
-                key = (board.turn, move)
-                self.history[key] = self.history.get(key, 0) + depth * depth
+                hk = (board.turn, move)
+                self.history[hk] = self.history.get(hk, 0) + depth * depth
                 self.killers[ply] = move
                 break
+        if key is not None:
+            flag = UPPER if best <= alpha0 else LOWER if best >= beta0 else EXACT
+            stored = best + ply if best > WIN // 2 else best - ply if best < -WIN // 2 else best
+            tt = self.tt
+            if len(tt) >= self.tt_size:
+                tt.clear()
+            tt[key] = (depth, stored, flag, best_move)
         return best
 
-    def _ordered(self, board, moves: list, ply: int) -> list:
+    def _ordered(self, board, moves: list, ply: int, hint=None) -> list:
+        """The transposition table's best move, the killer, then by history, then the model's order."""
         turn = board.turn
         hist = self.history
         killer = self.killers.get(ply)
         static = self.model.order(board, moves)   # moves, best first, by the model's cheap guess
-        n = len(static)
-        keyed = sorted(range(n), key=lambda i: (-(hist.get((turn, static[i]), 0)
-                                                  + (1 << 30 if static[i] == killer else 0)), i))
-        return [static[i] for i in keyed]
+
+        def rank(i):
+            m = static[i]
+            bonus = (1 << 40) if m == hint else (1 << 30) if m == killer else 0
+            return (-(hist.get((turn, m), 0) + bonus), i)
+
+        return [static[i] for i in sorted(range(len(static)), key=rank)]
 
     # -- the root --------------------------------------------------------------------------------------
 
@@ -137,6 +174,7 @@ class AlphaBeta:
         maximise = board.turn == self.me
         best = -INF if maximise else INF
         slack = margin + 1e-9
+        self.ply_cap = depth + model.extension
         try:
             for move in moves:
                 model.push(board, move)
@@ -240,25 +278,25 @@ def one_ply(board, model: Model, rng, *, limits: Limits | None = None, safety_bu
         return rng.choice(sorted(wins))
     values: dict = {}
     spent = 0
-    for move in moves:
-        model.push(board, move)
-        try:
-            outcome = board.outcome()
-            if outcome is not None:
-                values[move] = model.terminal(board, outcome, 1)
-                continue
-            v = model.quick(board)
-            nxt = board.turn
-            if nxt != me and spent < safety_budget:
-                replies = model.moves(board, 1)
-                spent += len(replies)
-                if immediate_wins(board, model, replies):
-                    v = -WIN + 2
-            values[move] = v
-        finally:
-            model.pop(board)
-        if limits is not None and limits.expired():
-            break
+    settle = AlphaBeta(board, model, limits or Limits(), leaf=model.quick)
+    settle.ply_cap = 1 + model.level1_extension
+    try:
+        for move in moves:
+            model.push(board, move)
+            try:
+                # the quick value, after any forced sequence (a due capture...) has been played out
+                v = settle._value(0, -INF, INF, 1)
+                nxt = board.turn
+                if nxt is not None and nxt != me and spent < safety_budget:
+                    replies = model.moves(board, 1)
+                    spent += len(replies)
+                    if immediate_wins(board, model, replies):
+                        v = -WIN + 2
+                values[move] = v
+            finally:
+                model.pop(board)
+    except Stop:
+        pass
     if not values:
         return rng.choice(moves)
     best = max(values.values())
