@@ -133,14 +133,14 @@ async def run_matches(url: str, matches: int, seconds: float, think: float, seed
     tasks = [asyncio.create_task(table(url, stats, think, rng)) for _ in range(matches)]
     await asyncio.sleep(WARM_UP)  # every table connects and starts playing
     stats["latencies"].clear()
-    accepted0, t0 = stats["accepted"], time.perf_counter()
+    accepted0, t0, cpu0 = stats["accepted"], time.perf_counter(), time.process_time()
     await asyncio.sleep(seconds)
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     accepted = stats["accepted"] - accepted0
     stats["running"] = False
     await asyncio.wait(tasks, timeout=15)
     return {"accepted": accepted, "elapsed": elapsed, "refused": stats["refused"],
-            "latencies": stats["latencies"], "games": stats["games"]}
+            "latencies": stats["latencies"], "games": stats["games"], "cpu": cpu}
 
 
 def client_process(args: tuple) -> dict:
@@ -189,6 +189,7 @@ def measure(url: str, matches: int, seconds: float, think: float, procs: int, se
         "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
         "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
         "server_cpu_ms_per_move": cpu.get("per_move_ms"), "server_cpu_cores": cpu.get("share"),
+        "client_cpu_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
     }
 
 
