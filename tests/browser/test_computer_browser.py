@@ -4,6 +4,8 @@ from __future__ import annotations
 import pytest
 import requests
 
+from tests.browser.conftest import wait_version
+
 pytestmark = pytest.mark.browser
 
 
@@ -26,6 +28,7 @@ def test_a_game_against_the_computer_from_the_lobby(live_server, new_context, sh
         if state["outcome"]:
             break
         if state["turn"] == 1:
+            wait_version(page, state["version"])  # the page must know the computer's move before ours
             page.keyboard.press({"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft",
                                  "right": "ArrowRight"}[state["legal"][0]])
         page.wait_for_function("v => Number(document.getElementById('match').dataset.version) > v",
