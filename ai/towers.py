@@ -11,27 +11,28 @@ reach with its move points left when it is to move, else with its next turn's po
 """
 from __future__ import annotations
 
-from ai.model import Model
+import math
+
+from ai.model import WIN, Model
 
 PAWN = 1.0           # a pawn on the board or in the reserve
-POINTS = 0.35        # ... in the reserve, once more: the reserve is the move points of every turn
+MOBILITY = 2.5       # times the square root of the reserve: the move points of every turn, worth most when few
 DANGER = 40.0        # a master the side to move can probably reach
 THREAT = 4.0         # a master the other side could reach next turn
 GUARD = 0.6          # an own piece next to the own master (it blocks paths)
 PRESSURE = 1.5       # per own piece, by closeness to the enemy master
-HANGING = 0.7        # the side to move takes the best capture it can reach: this share of it
+HANGING = 1.0        # the side to move takes the best capture it can reach: this share of it
 WIDTH = (64, 20, 12, 8)   # moves searched at ply 0, 1, 2 and deeper (the most promising by `order`)
 
 
 _PARSED: dict = {}   # move string -> (target x, target y), or (rank,) for end and imports
 
 
-def best_capture(flat: list, n: int, side: int, budget: int, locked, master: int) -> float:
-    """The most pawns `side` can take this turn with one whole-tower move through empty cells (the enemy
-    master excepted: `master_attacked` covers it); a capture by the own master counts twice (the pawns
-    join the reserve)."""
+def captures(flat: list, n: int, side: int, budget: int, locked):
+    """Every capture `side` can make this turn with one whole-tower move through empty cells:
+    [(source, height, target, target height)]."""
     sign = 1 if side == 1 else -1
-    best = 0.0
+    out = []
     for src, v in enumerate(flat):
         h = v * sign
         if h <= 0 or src in locked or h > budget:
@@ -51,10 +52,59 @@ def best_capture(flat: list, n: int, side: int, budget: int, locked, master: int
                     if t == 0:
                         nxt.append(d)
                     elif t < 0 and -t <= h and d not in locked:
-                        gain = -t * (2 if src == master else 1)
-                        if gain > best:
-                            best = gain
+                        out.append((src, h, d, -t))
             frontier = nxt
+    return out
+
+
+def cover(flat: list, n: int, side: int, budget: int) -> dict:
+    """cell -> the tallest piece of `side` that could land there next turn (through empty cells, with
+    `budget` points)."""
+    sign = 1 if side == 1 else -1
+    best: dict = {}
+    for src, v in enumerate(flat):
+        h = v * sign
+        if h <= 0 or h > budget:
+            continue
+        reach = budget // h
+        seen = {src}
+        frontier = [src]
+        for _ in range(reach):
+            nxt = []
+            for c in frontier:
+                x, y = c % n, c // n
+                for d, ok in ((c + 1, x + 1 < n), (c - 1, x > 0), (c + n, y + 1 < n), (c - n, y > 0)):
+                    if not ok or d in seen:
+                        continue
+                    seen.add(d)
+                    if best.get(d, 0) < h:
+                        best[d] = h
+                    if flat[d] == 0:
+                        nxt.append(d)
+            frontier = nxt
+    return best
+
+
+def best_capture(flat: list, n: int, side: int, budget: int, locked, master: int, exposed: set | None = None,
+                 defender_budget: int = 0) -> float:
+    """What `side` gains with its best capture this turn, net of the defender's recapture (the defender
+    takes the capturing tower back next turn when a tall enough piece of its can reach the cell; a
+    capture by the own master counts its pawns twice: they join the reserve). Cells taken at a profit
+    are added to `exposed` when given."""
+    best = 0.0
+    recapture = None
+    for src, h, d, t in captures(flat, n, side, budget, locked):
+        by_master = src == master
+        gain = t * (2 if by_master else 1)
+        moved = h + t if by_master else h
+        if recapture is None:
+            recapture = cover(flat, n, 3 - side, defender_budget)
+        if recapture.get(d, 0) >= moved:
+            gain -= moved
+        if gain > 0 and exposed is not None:
+            exposed.add(d)
+        if gain > best:
+            best = gain
     return float(best)
 
 
@@ -77,10 +127,11 @@ class TowersModel(Model):
                 board.end_draws())
 
     def moves(self, board, ply: int) -> list:
-        """Every legal action, best first by `rank`, at most WIDTH[ply] of them."""
+        """Every legal action, best first by `rank`, at most WIDTH[ply] of them (`end` is always among
+        them, last)."""
         moves = self.rank(board, board.legal_moves())
         width = WIDTH[min(ply, len(WIDTH) - 1)]
-        return moves[:width] if len(moves) > width else moves
+        return moves[:width - 1] + ["end"] if len(moves) > width else moves
 
     def order(self, board, moves: list) -> list:
         return moves                      # `moves` already ranks them
@@ -119,14 +170,154 @@ class TowersModel(Model):
 
         return sorted(moves, key=rank)
 
-    def _hanging(self, st: dict, flat: list, turn) -> float:
-        """The capture the side to move can make now, as a share of its pawns (from my point of view)."""
+    def tactical(self, board) -> set:
+        """The first actions of every capture the side to move can reach this turn: a whole tower walking
+        through empty cells (an L-shaped path is several actions) onto an enemy cell it may take, the
+        master importing first when it needs the height. The beam search of whole turns always tries
+        them, so that it sees captures that need more than one action."""
+        st = board.state()
+        n = self.n
+        flat = [v for row in st["board"] for v in row]
+        side = board.turn
+        sign = 1 if side == 1 else -1
+        mp = st["move_points"]
+        locked = {y * n + x for x, y in st["locked"]}
+        mx, my = st["masters"][side - 1]
+        master = my * n + mx
+        out = set()
+        for src, v in enumerate(flat):
+            h = v * sign
+            if h <= 0 or src in locked:
+                continue
+            spare = mp - h if src == master else 0      # points a master could spend on imports
+            reach = mp // h
+            if reach == 0:
+                continue
+            parent = {src: None}
+            frontier = [src]
+            for step in range(1, reach + 1):
+                nxt = []
+                for c in frontier:
+                    x, y = c % n, c // n
+                    for d, ok in ((c + 1, x + 1 < n), (c - 1, x > 0), (c + n, y + 1 < n), (c - n, y > 0)):
+                        if not ok or d in parent:
+                            continue
+                        t = flat[d] * sign
+                        if t == 0:
+                            parent[d] = c
+                            nxt.append(d)
+                        elif t < 0 and d not in locked:
+                            need = max(0, -t - h)
+                            if need == 0 or (src == master and need + (h + need) * step <= mp and need <= spare):
+                                out.add(self._first_action(parent, c, d, src, h, need))
+                frontier = nxt
+        return out
+
+    def _first_action(self, parent: dict, last: int, target: int, src: int, h: int, need: int) -> str:
+        if need:
+            return f"i{need}"
+        n = self.n
+        path = [target, last]
+        while parent[path[-1]] is not None:
+            path.append(parent[path[-1]])
+        path.reverse()                       # src ... last, target
+        step = path[1] - path[0]
+        end = path[1]
+        for a, b in zip(path[1:], path[2:]):
+            if b - a != step:
+                break
+            end = b
+        return f"m{src % n},{src // n}>{end % n},{end // n}:{h}"
+
+    def deep_search(self, board, limits, rng, max_depth=None):
+        """Level 3: the search over whole turns (TurnSearch): my turn, then the opponent's reply."""
+        return turn_search(board, self, limits, rng, max_depth=min(max_depth or 2, 2))
+
+    def walk_to_master(self, board):
+        """The first action of a walk of the side to move onto the enemy master this turn (the original's
+        "master in danger" path, §7, walked as AI-1 walks it), when one is found and wins; else None."""
+        side = board.turn
+        if side is None or not board.master_attacked(3 - side):
+            return None
+        from ai.classic_towers import _Turn
+        planner = _Turn(board)
+        target = board.master_cell(3 - side)
+        for _, path in planner.paths_to(target, side, board.move_points, skip_locked=True):
+            moves = planner.walk(path)
+            pushed = 0
+            try:
+                for m in moves:
+                    if board.turn != side or m not in board.legal_set():
+                        break
+                    board.push(m)
+                    pushed += 1
+                o = board.outcome()
+                if o is not None and o.winners == (side,):
+                    return moves[0]
+            finally:
+                for _ in range(pushed):
+                    board.pop()
+        return None
+
+    def defences(self, board, legal: list) -> list:
+        """When the side to move would leave its master attacked (§7) by ending now: its master's moves and
+        the actions onto the cells around the master that an attacker's path could cross (nearest first),
+        and attacks on the enemy pieces next to them; else nothing."""
+        side = board.turn
+        if side is None or not board.master_attacked(side):
+            return []
+        n = self.n
+        mx, my = board.master_cell(side)
+        budget = board.reserve[2 - side]
+        dist = {(mx, my): 0}
+        frontier = [(mx, my)]
+        enemy = set()
+        sign = 1 if side == 1 else -1
+        for step in range(1, budget + 1):
+            nxt = []
+            for x, y in frontier:
+                for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                    c = (x + dx, y + dy)
+                    if not (0 <= c[0] < n and 0 <= c[1] < n) or c in dist:
+                        continue
+                    v = board.cell(*c) * sign
+                    if v == 0:
+                        dist[c] = step
+                        nxt.append(c)
+                    elif v < 0:
+                        enemy.add(c)
+            frontier = nxt
+        master_src = f"m{mx},{my}>"
+        scored = []
+        for m in legal:
+            if m[0] != "m":
+                continue
+            if m.startswith(master_src):
+                scored.append((0, m))
+                continue
+            parsed = _PARSED.get(m)
+            if parsed is None:
+                dst = m[m.index(">") + 1:m.index(":")]
+                x, y = dst.split(",")
+                parsed = (int(x), int(y))
+                _PARSED[m] = parsed
+            if parsed in dist:
+                scored.append((dist[parsed], m))
+            elif parsed in enemy:
+                scored.append((1, m))
+        scored.sort()
+        return [m for _, m in scored[:DEFENCES]]
+
+    def _hanging(self, st: dict, flat: list, turn, exposed: set) -> float:
+        """The capture the side to move can make now, as a share of its pawns (from my point of view); the
+        cells it could take go into `exposed`."""
         if turn is None:
             return 0.0
         n = self.n
         locked = {y * n + x for x, y in st["locked"]}
         mx, my = st["masters"][turn - 1]
-        gain = best_capture(flat, n, turn, st["move_points"], locked, my * n + mx)
+        gain = best_capture(flat, n, turn, st["move_points"], locked, my * n + mx, exposed,
+                            st["reserve"][2 - turn])
         return HANGING * gain if turn == self.me else -HANGING * gain
 
     def evaluate(self, board) -> float:
@@ -144,7 +335,7 @@ class TowersModel(Model):
         if me == 2:
             mine, opp_pawns = opp_pawns, mine
         r_me, r_opp = reserve[me - 1], reserve[opp - 1]
-        value = PAWN * (mine + r_me - opp_pawns - r_opp) + POINTS * (r_me - r_opp)
+        value = PAWN * (mine + r_me - opp_pawns - r_opp) + MOBILITY * (math.sqrt(r_me) - math.sqrt(r_opp))
         turn = board.turn
         mine_hit = board.master_attacked(me)
         theirs_hit = board.master_attacked(opp)
@@ -158,9 +349,10 @@ class TowersModel(Model):
                 value -= DANGER
             if theirs_hit:
                 value += THREAT
-        value += self._hanging(st, flat, turn)
-        # guards and pressure
+        exposed: set = set()
+        value += self._hanging(st, flat, turn, exposed)
         masters = st["masters"]
+        # guards and pressure
         sign_me = 1 if me == 1 else -1
         for who, s in ((me, 1.0), (opp, -1.0)):
             mx, my = masters[who - 1]
@@ -173,8 +365,209 @@ class TowersModel(Model):
                     guards += 1
             press = 0.0
             for i, v in enumerate(flat):
-                if v * ws > 0:
+                if v * ws > 0 and i not in exposed:          # a piece about to be taken presses nothing
                     d = abs(i % n - ox) + abs(i // n - oy)
                     press += max(0, n - d)
             value += s * (GUARD * guards + PRESSURE * press / n)
         return value
+
+
+# -- level 3: a search over whole turns ----------------------------------------------------------------
+
+TURN_BEAM = 6        # partial turns kept at each action of the beam search over my turn
+TURN_RANKED = 10     # actions tried from each partial turn: the best by `rank` (captures under way, defences
+                     # of a threatened master and `i1` come on top)
+TURN_TACTICS = 6     # partial turns in the middle of a capture kept besides the beam
+REPLY_BEAM = 3       # the same for the opponent's replies
+REPLY_RANKED = 8
+REPLY_TACTICS = 2
+ROOT_TURNS = 8       # my best turns weighed against the opponent's best reply
+DEFENCES = 16        # defensive actions tried at most from one partial turn
+
+
+class TurnSearch:
+    """A search over whole turns: a turn is several actions, so an action-by-action search spends its depth
+    inside one turn and sees neither the end of its own turn (the master left open) nor the reply.
+
+    A beam search finds a side's best complete turns: every partial turn is scored by the position after it
+    ends there (`end` pushed), which is a lower bound of what the turn can still do, and the best partial
+    turns are extended action by action, the captures under way kept too. Level 3 weighs its best turns
+    against the opponent's best reply turn found the same way (depth 2), or takes the best turn alone
+    (depth 1) when time is short. Values are always from `me`'s point of view. The board is searched in
+    place and restored, also when a limit interrupts the search."""
+
+    def __init__(self, board, model: "TowersModel", limits):
+        self.board = board
+        self.model = model
+        self.limits = limits
+        self.me = model.me
+
+    def value(self) -> float:
+        board = self.board
+        self.limits.tick()
+        outcome = board.outcome()
+        if outcome is not None:
+            return self.model.terminal(board, outcome, 0)
+        return self.model.evaluate(board)
+
+    def ended_value(self, side: int) -> float:
+        """The value once `side`'s turn is over: as it is if the turn has passed, else after `end`."""
+        board = self.board
+        if board.turn != side:
+            return self.value()
+        board.push("end")
+        try:
+            return self.value()
+        finally:
+            board.pop()
+
+    def candidates(self, side: int, ranked: int) -> tuple:
+        """(actions worth trying now, the first actions of captures under way)."""
+        board, model = self.board, self.model
+        legal = board.legal_moves()
+        order = model.rank(board, legal)
+        tried = [m for m in order[:ranked] if m != "end"]
+        seen = set(tried)
+        tactics = model.tactical(board)
+        for m in sorted(tactics):
+            if m not in seen:
+                tried.append(m)
+                seen.add(m)
+        for m in model.defences(board, legal):
+            if m not in seen:
+                tried.append(m)
+                seen.add(m)
+        if "i1" in legal and "i1" not in seen:
+            tried.append("i1")
+        # raising the own master (a pawn onto it, or the master onto a pawn): a move point more every turn
+        own = board.master_cell(side)
+        if own is not None:
+            onto, out = f">{own[0]},{own[1]}:", f"m{own[0]},{own[1]}>"
+            sign = 1 if side == 1 else -1
+            for m in legal:
+                if m not in seen and m[0] == "m" and (onto in m or (m.startswith(out) and self._onto_own(m, sign))):
+                    tried.append(m)
+                    seen.add(m)
+        return tried, tactics
+
+    def _onto_own(self, move: str, sign: int) -> bool:
+        dst = move[move.index(">") + 1:move.index(":")]
+        x, y = dst.split(",")
+        return self.board.cell(int(x), int(y)) * sign > 0
+
+    def best_turns(self, beam: int, ranked: int, tactics_kept: int, full: bool = False) -> list:
+        """The complete turns of the side to move found by the beam search: [(actions, value)], best first
+        for that side (values from my point of view). Ending at once is one of them."""
+        board, model = self.board, self.model
+        side = board.turn
+        sign = 1.0 if side == self.me else -1.0
+        found: dict = {}                      # position -> (actions, value)
+        v = self.ended_value(side)
+        found[None] = (("end",), v)
+        frontier = [()]
+        while frontier:
+            children: dict = {}
+            for seq in frontier:
+                for m in seq:
+                    board.push(m)
+                try:
+                    tried, tactics = self.candidates(side, ranked if seq or not full else 10_000)
+                    for move in tried:
+                        board.push(move)
+                        try:
+                            going = board.turn == side
+                            key = model.key(board) if going else ("done", seq + (move,))
+                            if key in found:
+                                continue
+                            v = self.ended_value(side)
+                            found[key] = (seq + (move,), v)
+                            if going:
+                                children[key] = (sign * v, seq + (move,), move in tactics)
+                        finally:
+                            board.pop()
+                finally:
+                    for _ in seq:
+                        board.pop()
+            ranked_children = sorted(children.values(), key=lambda e: (-e[0], e[1]))
+            frontier = [e[1] for e in ranked_children[:beam]]
+            frontier += [e[1] for e in ranked_children[beam:] if e[2]][:tactics_kept]
+        return sorted(found.values(), key=lambda e: (-sign * e[1], len(e[0]), e[0]))
+
+    def reply_value(self, seq: tuple) -> float:
+        """My value after my turn `seq` and the opponent's best reply turn."""
+        board = self.board
+        for m in seq:
+            board.push(m)
+        try:
+            if board.outcome() is not None or board.turn is None:
+                return self.value()
+            if self.model.walk_to_master(board) is not None:
+                return -WIN // 2          # it walks onto my master
+            replies = self.best_turns(REPLY_BEAM, REPLY_RANKED, REPLY_TACTICS)
+            return replies[0][1]
+        finally:
+            for _ in seq:
+                board.pop()
+
+
+def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = 2):
+    """Level 3 for Towers: the first action of the best turn found. An immediate win or a walk onto the
+    enemy master comes first; then my best turns by the beam search (depth 1), weighed, while the limits
+    allow, against the opponent's best reply (depth 2). Returns the action."""
+    from ai.search import Stop
+
+    me = board.turn
+    legal = board.legal_moves()
+    target = board.master_cell(3 - me)
+    if target is not None:
+        tail = f">{target[0]},{target[1]}:"
+        wins = []
+        for m in legal:
+            if tail in m:
+                board.push(m)
+                try:
+                    o = board.outcome()
+                    if o is not None and o.winners == (me,):
+                        wins.append(m)
+                finally:
+                    board.pop()
+        if wins:
+            return rng.choice(sorted(wins))
+    walk = model.walk_to_master(board)
+    if walk is not None:
+        return walk
+    if len(legal) == 1:
+        return legal[0]
+    search = TurnSearch(board, model, limits)
+    saved = limits
+    try:
+        mine = search.best_turns(TURN_BEAM, TURN_RANKED, TURN_TACTICS, full=True)
+    except Stop:
+        mine = None
+    if mine is None:
+        # out of time inside the first beam: a one-action look (a fresh, tiny allowance of nodes)
+        from ai.search import Limits
+        search.limits = Limits(None, 400, saved.stop)
+        try:
+            mine = search.best_turns(1, TURN_RANKED, 0)
+        except Stop:
+            return model.rank(board, legal)[0]
+    best = mine[0][1]
+    if max_depth >= 2 and abs(best) < WIN // 2 and not limits.expired():
+        scored = []
+        bound = -float("inf")
+        try:
+            for seq, _ in mine[:ROOT_TURNS]:
+                v = search.reply_value(seq)
+                scored.append((seq, v))
+                bound = max(bound, v)
+        except Stop:
+            pass
+        if scored:
+            top = max(v for _, v in scored)
+            ties = sorted((len(seq), seq) for seq, v in scored if v >= top - 1e-9)
+            shortest = [seq for n_, seq in ties if n_ == ties[0][0]]
+            return rng.choice(shortest)[0]
+    top = mine[0][1]
+    ties = sorted(seq for seq, v in mine if v >= top - 1e-9 and len(seq) == len(mine[0][0]))
+    return rng.choice(ties)[0]

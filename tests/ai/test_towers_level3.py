@@ -1,0 +1,106 @@
+"""Towers level 3 (ai/towers.py, the search over whole turns): it wins at once when it can, walks a path of
+several actions onto the enemy master, parries a threat to its master over its whole turn, plays legal
+actions only, repeats itself with a seed and a node cap, and keeps to its time budget."""
+from __future__ import annotations
+
+import time
+
+import ai
+import games
+from tests.ai.test_levels import random_positions
+
+TowersBoard = games.get("towers").board_class
+
+
+def position(board, reserve, current=1, masters=((2, 4), (2, 0)), size=5):
+    return TowersBoard.from_position(size, board=board, masters=list(masters), reserve=list(reserve),
+                                     current=current)
+
+
+def play_turn(board, **kwargs) -> list:
+    """Let level 3 play the side to move until its turn ends; the actions it chose."""
+    seat = board.turn
+    actions = []
+    while board.turn == seat:
+        move = ai.choose_move(board, 3, seed=len(actions), **kwargs)
+        assert move in board.legal_moves()
+        board.push(move)
+        actions.append(move)
+    return actions
+
+
+def test_takes_a_one_action_win_among_many_moves():
+    # the pawn at (4, 3) takes the master at (4, 0) straight up the empty column
+    board = position([[-1, -1, 0, 0, -1],
+                      [-1, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0],
+                      [0, 1, 1, 0, 1],
+                      [1, 1, 1, 1, 1]], reserve=(4, 2), masters=((2, 4), (4, 0)))
+    for seed in range(3):
+        assert ai.choose_move(board, 3, seed=seed, max_nodes=300) == "m4,3>4,0:1"
+
+
+def test_walks_an_l_shaped_path_onto_the_enemy_master():
+    board = position([[-1, -1, -1, -1, -1],
+                      [-1, 0, 0, -1, -1],
+                      [0, 0, 0, 0, 0],
+                      [0, 1, 0, 0, 0],
+                      [1, 0, 1, 1, 1]], reserve=(4, 1))
+    actions = play_turn(board, max_nodes=2000)
+    assert board.outcome() is not None and board.outcome().winners == (1,), actions
+
+
+def test_parries_a_threat_to_its_master_over_the_whole_turn():
+    # the master at (2, 4) is open from above: Player 2's pawn at (2, 1) walks down the empty column onto it
+    # with Player 2's 3 points. Player 1 has 2 points and must end its turn with no path left open.
+    board = position([[-1, -1, -1, -1, -1],
+                      [-1, 0, -1, 0, -1],
+                      [0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0],
+                      [1, 1, 1, 1, 1]], reserve=(2, 3), masters=((2, 4), (2, 0)))
+    assert board.master_attacked(1)
+    for budget in (dict(max_nodes=3000), dict(time_budget=0.3)):
+        b = board.copy()
+        actions = play_turn(b, **budget)
+        assert b.turn == 2 and b.outcome() is None, actions
+        assert not b.master_attacked(1), (actions, budget)
+
+
+def test_keeps_the_master_covered_against_a_tower_next_to_it():
+    # a Player 2 pawn at (1, 3) is one step from the master's neighbour; Player 1 must not leave a path open
+    board = position([[-1, -1, -1, -1, -1],
+                      [-1, 0, 0, 0, -1],
+                      [0, 0, 0, 0, 0],
+                      [0, -1, 0, 0, 0],
+                      [1, 0, 1, 1, 1]], reserve=(2, 2), masters=((2, 4), (2, 0)))
+    actions = play_turn(board, max_nodes=3000)
+    assert board.outcome() is None or board.outcome().winners == (1,)
+    if board.outcome() is None:
+        assert not board.master_attacked(1), actions
+
+
+def test_legal_actions_whole_turns_and_no_change_to_the_board():
+    for options in ({"size": 6}, {"size": 5, "rules": ["lock-after-move"]}):
+        for i, board in enumerate(random_positions("towers", options, 6, seed=31)):
+            before = (board.to_dict(), board.legal_moves())
+            move = ai.choose_move(board, 3, seed=i, max_nodes=600)
+            assert move in board.legal_moves()
+            assert (board.to_dict(), board.legal_moves()) == before
+
+
+def test_same_seed_and_node_cap_same_move():
+    for board in random_positions("towers", {"size": 6}, 4, seed=17):
+        moves = {ai.choose_move(board, 3, seed=5, max_nodes=800) for _ in range(2)}
+        assert len(moves) == 1
+
+
+def test_keeps_to_its_time_budget_and_stop():
+    for board in random_positions("towers", {"size": 10}, 3, seed=23):
+        t0 = time.monotonic()
+        move = ai.choose_move(board, 3, seed=1, time_budget=0.3)
+        assert time.monotonic() - t0 < 0.6
+        assert move in board.legal_moves()
+        t0 = time.monotonic()
+        move = ai.choose_move(board, 3, seed=1, time_budget=5.0, stop=lambda: True)
+        assert time.monotonic() - t0 < 0.5
+        assert move in board.legal_moves()
