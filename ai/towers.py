@@ -383,6 +383,8 @@ REPLY_RANKED = 8
 REPLY_TACTICS = 2
 ROOT_TURNS = 8       # my best turns weighed against the opponent's best reply
 DEFENCES = 16        # defensive actions tried at most from one partial turn
+TURN_POINTS = 1.5    # level 3 values a reserve pawn (a move point every turn) this much more than the levels
+                     # below do: whole turns show what the points buy, and the tournaments show it pays
 
 
 class TurnSearch:
@@ -408,7 +410,9 @@ class TurnSearch:
         outcome = board.outcome()
         if outcome is not None:
             return self.model.terminal(board, outcome, 0)
-        return self.model.evaluate(board)
+        r = board.reserve
+        me = self.me
+        return self.model.evaluate(board) + TURN_POINTS * (r[me - 1] - r[2 - me])
 
     def ended_value(self, side: int) -> float:
         """The value once `side`'s turn is over: as it is if the turn has passed, else after `end`."""
@@ -462,6 +466,7 @@ class TurnSearch:
         side = board.turn
         sign = 1.0 if side == self.me else -1.0
         found: dict = {}                      # position -> (actions, value)
+        self.found = found                    # what a search cut short by a limit has found so far
         v = self.ended_value(side)
         found[None] = (("end",), v)
         frontier = [()]
@@ -540,18 +545,21 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = 2):
         return legal[0]
     search = TurnSearch(board, model, limits)
     saved = limits
+    search.found = {}
     try:
         mine = search.best_turns(TURN_BEAM, TURN_RANKED, TURN_TACTICS, full=True)
     except Stop:
-        mine = None
+        # out of time inside the first beam: the best of the turns it has weighed so far
+        mine = sorted(search.found.values(), key=lambda e: (-e[1], len(e[0]), e[0])) or None
     if mine is None:
-        # out of time inside the first beam: a one-action look (a fresh, tiny allowance of nodes)
+        # not even ending the turn was weighed: a one-action look (a fresh, tiny allowance of nodes)
         from ai.search import Limits
         search.limits = Limits(None, 400, saved.stop)
         try:
             mine = search.best_turns(1, TURN_RANKED, 0)
         except Stop:
-            return model.rank(board, legal)[0]
+            return "end"
+        search.limits = saved
     best = mine[0][1]
     if max_depth >= 2 and abs(best) < WIN // 2 and not limits.expired():
         scored = []
