@@ -384,7 +384,8 @@ REPLY_TACTICS = 2
 ROOT_TURNS = 8       # my best turns weighed against the opponent's best reply
 DEFENCES = 16        # defensive actions tried at most from one partial turn
 TURN_POINTS = 1.5    # level 3 values a reserve pawn (a move point every turn) this much more than the levels
-                     # below do: whole turns show what the points buy, and the tournaments show it pays
+                     # below do, up to n + 1 pawns (beyond them it would rather hoard than play): whole turns
+                     # show what the points buy, and the tournaments show it pays
 
 
 class TurnSearch:
@@ -403,6 +404,7 @@ class TurnSearch:
         self.model = model
         self.limits = limits
         self.me = model.me
+        self.cap = model.n + 1            # points beyond it buy little: a pawn crosses the board with n
 
     def value(self) -> float:
         board = self.board
@@ -412,7 +414,8 @@ class TurnSearch:
             return self.model.terminal(board, outcome, 0)
         r = board.reserve
         me = self.me
-        return self.model.evaluate(board) + TURN_POINTS * (r[me - 1] - r[2 - me])
+        cap = self.cap
+        return self.model.evaluate(board) + TURN_POINTS * (min(r[me - 1], cap) - min(r[2 - me], cap))
 
     def ended_value(self, side: int) -> float:
         """The value once `side`'s turn is over: as it is if the turn has passed, else after `end`."""
