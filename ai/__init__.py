@@ -14,7 +14,8 @@ Levels (`levels(game)` lists them for the UI):
 * 1 (easy): one ply. It takes an immediate win, avoids a move that lets the next player win at once when
   checking is cheap, and otherwise chooses at random, weighted by a quick evaluation.
 * 2 (medium): a shallow alpha-beta search (2-3 plies, a small node cap).
-* 3 (hard): alpha-beta with iterative deepening under a time budget (default `DEFAULT_BUDGET` seconds).
+* 3 (hard): alpha-beta with iterative deepening under a time budget (default `DEFAULT_BUDGET` seconds);
+  a game may bring its own level-3 search (`model.deep_search`: Towers searches whole turns).
 * "random": a uniformly random legal move (for benchmarks and tests).
 * Lattice Checkers also has the original program's three filter levels, "classic-1", "classic-2" and
   "classic-3" (ai/classic_lattice.py); Towers the original's rule-based AI-1, "classic" (ai/classic_towers.py).

@@ -8,6 +8,11 @@ reach with its move points left when it is to move, else with its next turn's po
 * after my turn has ended, an attacked master of mine means the opponent can probably take it: close to a
   loss; an attacked enemy master is a threat it must answer;
 * during my turn, an attacked enemy master means I can probably take it now: close to a win.
+
+Levels 1 and 2 search action by action (ai/search.py). Level 3 (`TowersModel.deep_search`, `turn_search`)
+searches whole turns instead: a beam search finds each side's best complete turns, and my best turns are
+weighed against the opponent's best reply turn, so that it sees the end of its own turn (a master left
+open) and the reply's captures and walks onto the master.
 """
 from __future__ import annotations
 
