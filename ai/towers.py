@@ -33,19 +33,17 @@ WIDTH = (64, 20, 12, 8)   # moves searched at ply 0, 1, 2 and deeper (the most p
 _PARSED: dict = {}   # move string -> (target x, target y), or (rank,) for end and imports
 
 
-def captures(flat: list, n: int, side: int, budget: int, locked):
-    """Every capture `side` can make this turn with one whole-tower move through empty cells:
-    [(source, height, target, target height)]."""
+def reachable(flat: list, n: int, side: int, budget: int, locked=()):
+    """Every (source, height, cell) such that a whole tower of `side` (not on a `locked` cell) could step
+    onto `cell` this turn with `budget` move points, walking through empty cells only."""
     sign = 1 if side == 1 else -1
-    out = []
     for src, v in enumerate(flat):
         h = v * sign
         if h <= 0 or src in locked or h > budget:
             continue
-        reach = budget // h
         seen = {src}
         frontier = [src]
-        for _ in range(reach):
+        for _ in range(budget // h):
             nxt = []
             for c in frontier:
                 x, y = c % n, c // n
@@ -53,40 +51,31 @@ def captures(flat: list, n: int, side: int, budget: int, locked):
                     if not ok or d in seen:
                         continue
                     seen.add(d)
-                    t = flat[d] * sign
-                    if t == 0:
+                    yield src, h, d
+                    if flat[d] == 0:
                         nxt.append(d)
-                    elif t < 0 and -t <= h and d not in locked:
-                        out.append((src, h, d, -t))
             frontier = nxt
+
+
+def captures(flat: list, n: int, side: int, budget: int, locked):
+    """Every capture `side` can make this turn with one whole-tower move through empty cells:
+    [(source, height, target, target height)]."""
+    sign = 1 if side == 1 else -1
+    out = []
+    for src, h, d in reachable(flat, n, side, budget, locked):
+        t = flat[d] * sign
+        if t < 0 and -t <= h and d not in locked:
+            out.append((src, h, d, -t))
     return out
 
 
 def cover(flat: list, n: int, side: int, budget: int) -> dict:
     """cell -> the tallest piece of `side` that could land there next turn (through empty cells, with
     `budget` points)."""
-    sign = 1 if side == 1 else -1
     best: dict = {}
-    for src, v in enumerate(flat):
-        h = v * sign
-        if h <= 0 or h > budget:
-            continue
-        reach = budget // h
-        seen = {src}
-        frontier = [src]
-        for _ in range(reach):
-            nxt = []
-            for c in frontier:
-                x, y = c % n, c // n
-                for d, ok in ((c + 1, x + 1 < n), (c - 1, x > 0), (c + n, y + 1 < n), (c - n, y > 0)):
-                    if not ok or d in seen:
-                        continue
-                    seen.add(d)
-                    if best.get(d, 0) < h:
-                        best[d] = h
-                    if flat[d] == 0:
-                        nxt.append(d)
-            frontier = nxt
+    for _, h, d in reachable(flat, n, side, budget):
+        if best.get(d, 0) < h:
+            best[d] = h
     return best
 
 

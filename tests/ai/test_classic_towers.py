@@ -18,12 +18,12 @@ def position(board, reserve, current=1, masters=((2, 4), (2, 0)), size=5):
                                      current=current)
 
 
-def play_turn(board) -> list:
-    """Let classic play the side to move until its turn ends; the actions it chose."""
+def play_turn(board, level="classic", **kwargs) -> list:
+    """Let the computer at `level` play the side to move until its turn ends; the actions it chose."""
     seat = board.turn
     actions = []
     while board.turn == seat:
-        move = ai.choose_move(board, "classic", seed=len(actions))
+        move = ai.choose_move(board, level, seed=len(actions), **kwargs)
         assert move in board.legal_moves()
         board.push(move)
         actions.append(move)

@@ -6,28 +6,8 @@ from __future__ import annotations
 import time
 
 import ai
-import games
+from tests.ai.test_classic_towers import play_turn, position
 from tests.ai.test_levels import random_positions
-
-TowersBoard = games.get("towers").board_class
-
-
-def position(board, reserve, current=1, masters=((2, 4), (2, 0)), size=5):
-    return TowersBoard.from_position(size, board=board, masters=list(masters), reserve=list(reserve),
-                                     current=current)
-
-
-def play_turn(board, **kwargs) -> list:
-    """Let level 3 play the side to move until its turn ends; the actions it chose."""
-    seat = board.turn
-    actions = []
-    while board.turn == seat:
-        move = ai.choose_move(board, 3, seed=len(actions), **kwargs)
-        assert move in board.legal_moves()
-        board.push(move)
-        actions.append(move)
-    return actions
-
 
 def test_takes_a_one_action_win_among_many_moves():
     # the pawn at (4, 3) takes the master at (4, 0) straight up the empty column
@@ -46,7 +26,7 @@ def test_walks_an_l_shaped_path_onto_the_enemy_master():
                       [0, 0, 0, 0, 0],
                       [0, 1, 0, 0, 0],
                       [1, 0, 1, 1, 1]], reserve=(4, 1))
-    actions = play_turn(board, max_nodes=2000)
+    actions = play_turn(board, 3, max_nodes=2000)
     assert board.outcome() is not None and board.outcome().winners == (1,), actions
 
 
@@ -61,7 +41,7 @@ def test_parries_a_threat_to_its_master_over_the_whole_turn():
     assert board.master_attacked(1)
     for budget in (dict(max_nodes=3000), dict(time_budget=0.3)):
         b = board.copy()
-        actions = play_turn(b, **budget)
+        actions = play_turn(b, 3, **budget)
         assert b.turn == 2 and b.outcome() is None, actions
         assert not b.master_attacked(1), (actions, budget)
 
@@ -73,7 +53,7 @@ def test_keeps_the_master_covered_against_a_tower_next_to_it():
                       [0, 0, 0, 0, 0],
                       [0, -1, 0, 0, 0],
                       [1, 0, 1, 1, 1]], reserve=(2, 2), masters=((2, 4), (2, 0)))
-    actions = play_turn(board, max_nodes=3000)
+    actions = play_turn(board, 3, max_nodes=3000)
     assert board.outcome() is None or board.outcome().winners == (1,)
     if board.outcome() is None:
         assert not board.master_attacked(1), actions
