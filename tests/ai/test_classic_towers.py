@@ -18,6 +18,15 @@ def position(board, reserve, current=1, masters=((2, 4), (2, 0)), size=5):
                                      current=current)
 
 
+def l_shaped_path():
+    """Player 1's pawn at (1, 3) can reach the enemy master at (2, 0) by (1, 1) and (2, 1), with 4 points."""
+    return position([[-1, -1, -1, -1, -1],
+                     [-1, 0, 0, -1, -1],
+                     [0, 0, 0, 0, 0],
+                     [0, 1, 0, 0, 0],
+                     [1, 0, 1, 1, 1]], reserve=(4, 1))
+
+
 def play_turn(board, level="classic", **kwargs) -> list:
     """Let the computer at `level` play the side to move until its turn ends; the actions it chose."""
     seat = board.turn
@@ -31,11 +40,7 @@ def play_turn(board, level="classic", **kwargs) -> list:
 
 
 def test_walks_an_l_shaped_path_onto_the_enemy_master():
-    board = position([[-1, -1, -1, -1, -1],
-                      [-1, 0, 0, -1, -1],
-                      [0, 0, 0, 0, 0],
-                      [0, 1, 0, 0, 0],
-                      [1, 0, 1, 1, 1]], reserve=(4, 1))
+    board = l_shaped_path()
     assert board.master_attacked(2)
     actions = play_turn(board)
     assert actions == ["m1,3>1,1:1", "m1,1>2,1:1", "m2,1>2,0:1"]
@@ -95,11 +100,7 @@ def test_a_quiet_turn_is_an_import_and_end():
 
 
 def test_one_action_per_call_follows_the_plan():
-    board = position([[-1, -1, -1, -1, -1],
-                      [-1, 0, 0, -1, -1],
-                      [0, 0, 0, 0, 0],
-                      [0, 1, 0, 0, 0],
-                      [1, 0, 1, 1, 1]], reserve=(4, 1))
+    board = l_shaped_path()
     plan = plan_turn(board.copy())
     for i, action in enumerate(plan):
         assert ai.choose_move(board, "classic", seed=i) == action

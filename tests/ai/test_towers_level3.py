@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import ai
-from tests.ai.test_classic_towers import play_turn, position
+from tests.ai.test_classic_towers import l_shaped_path, play_turn, position
 from tests.ai.test_levels import random_positions
 
 def test_takes_a_one_action_win_among_many_moves():
@@ -21,11 +21,7 @@ def test_takes_a_one_action_win_among_many_moves():
 
 
 def test_walks_an_l_shaped_path_onto_the_enemy_master():
-    board = position([[-1, -1, -1, -1, -1],
-                      [-1, 0, 0, -1, -1],
-                      [0, 0, 0, 0, 0],
-                      [0, 1, 0, 0, 0],
-                      [1, 0, 1, 1, 1]], reserve=(4, 1))
+    board = l_shaped_path()
     actions = play_turn(board, 3, max_nodes=2000)
     assert board.outcome() is not None and board.outcome().winners == (1,), actions
 
