@@ -135,9 +135,6 @@ def choose_move(board, level, *, seed=None, time_budget: float | None = None, st
     limits = Limits(deadline, max_nodes, stop)
     special = getattr(model, "deep_search", None)       # a game's own level-3 search (Towers: whole turns)
     if special is not None:
-        move = special(work, limits, rng, max_depth)
-        if move is not None:
-            return move
-        limits = Limits(deadline, max_nodes, stop)
+        return special(work, limits, rng, max_depth)
     move, _, _ = iterative_deepening(work, model, limits, rng, max_depth=max_depth or 64, margin=model.margin)
     return move

@@ -30,7 +30,16 @@ HANGING = 1.0        # the side to move takes the best capture it can reach: thi
 WIDTH = (64, 20, 12, 8)   # moves searched at ply 0, 1, 2 and deeper (the most promising by `order`)
 
 
-_PARSED: dict = {}   # move string -> (target x, target y), or (rank,) for end and imports
+_DESTINATIONS: dict = {}   # move string -> (target x, target y)
+
+
+def destination(move: str) -> tuple:
+    """The cell a move action ("mX,Y>X2,Y2:H") lands on, as (x, y); parsed once per string."""
+    cell = _DESTINATIONS.get(move)
+    if cell is None:
+        x, y = move[move.index(">") + 1:move.index(":")].split(",")
+        cell = _DESTINATIONS[move] = (int(x), int(y))
+    return cell
 
 
 def reachable(flat: list, n: int, side: int, budget: int, locked=()):
@@ -141,20 +150,11 @@ class TowersModel(Model):
         cell = board.cell
 
         def rank(move):
-            parsed = _PARSED.get(move)
-            if parsed is None:
-                if move == "end":
-                    parsed = (50.0,)
-                elif move[0] == "i":
-                    parsed = (20.0,)
-                else:
-                    dst = move[move.index(">") + 1:move.index(":")]
-                    x, y = dst.split(",")
-                    parsed = (int(x), int(y))
-                _PARSED[move] = parsed
-            if len(parsed) == 1:
-                return parsed[0]
-            x2, y2 = parsed
+            if move == "end":
+                return 50.0
+            if move[0] == "i":
+                return 20.0
+            x2, y2 = destination(move)
             v = cell(x2, y2) * sign
             if v < 0:
                 if (x2, y2) == target:
@@ -187,6 +187,8 @@ class TowersModel(Model):
             reach = mp // h
             if reach == 0:
                 continue
+            # not `reachable`: an enemy cell is not marked seen, so every approach to it (each a different
+            # first action) counts, and `parent` keeps the path walked
             parent = {src: None}
             frontier = [src]
             for step in range(1, reach + 1):
@@ -289,12 +291,7 @@ class TowersModel(Model):
             if m.startswith(master_src):
                 scored.append((0, m))
                 continue
-            parsed = _PARSED.get(m)
-            if parsed is None:
-                dst = m[m.index(">") + 1:m.index(":")]
-                x, y = dst.split(",")
-                parsed = (int(x), int(y))
-                _PARSED[m] = parsed
+            parsed = destination(m)
             if parsed in dist:
                 scored.append((dist[parsed], m))
             elif parsed in enemy:
@@ -452,9 +449,7 @@ class TurnSearch:
         return tried, tactics
 
     def _onto_own(self, move: str, sign: int) -> bool:
-        dst = move[move.index(">") + 1:move.index(":")]
-        x, y = dst.split(",")
-        return self.board.cell(int(x), int(y)) * sign > 0
+        return self.board.cell(*destination(move)) * sign > 0
 
     def best_turns(self, beam: int, ranked: int, tactics_kept: int, full: bool = False) -> list:
         """The complete turns of the side to move found by the beam search: [(actions, value)], best first
@@ -516,23 +511,14 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = 2):
     """Level 3 for Towers: the first action of the best turn found. An immediate win or a walk onto the
     enemy master comes first; then my best turns by the beam search (depth 1), weighed, while the limits
     allow, against the opponent's best reply (depth 2). Returns the action."""
-    from ai.search import Stop
+    from ai.search import Stop, immediate_wins
 
     me = board.turn
     legal = board.legal_moves()
     target = board.master_cell(3 - me)
     if target is not None:
         tail = f">{target[0]},{target[1]}:"
-        wins = []
-        for m in legal:
-            if tail in m:
-                board.push(m)
-                try:
-                    o = board.outcome()
-                    if o is not None and o.winners == (me,):
-                        wins.append(m)
-                finally:
-                    board.pop()
+        wins = immediate_wins(board, model, [m for m in legal if tail in m])
         if wins:
             return rng.choice(sorted(wins))
     walk = model.walk_to_master(board)
@@ -560,12 +546,9 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = 2):
     best = mine[0][1]
     if max_depth >= 2 and abs(best) < WIN // 2 and not limits.expired():
         scored = []
-        bound = -float("inf")
         try:
             for seq, _ in mine[:ROOT_TURNS]:
-                v = search.reply_value(seq)
-                scored.append((seq, v))
-                bound = max(bound, v)
+                scored.append((seq, search.reply_value(seq)))
         except Stop:
             pass
         if scored:
