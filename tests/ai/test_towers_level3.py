@@ -80,3 +80,29 @@ def test_keeps_to_its_time_budget_and_stop():
         move = ai.choose_move(board, 3, seed=1, time_budget=5.0, stop=lambda: True)
         assert time.monotonic() - t0 < 0.5
         assert move in board.legal_moves()
+
+
+def corner_fortress():
+    """What level 3's wins over level 2 often come to: its lone master and 7 reserve pawns against a master in
+    the corner with two pawns beside it and 2 reserve pawns. Valuing its reserve above everything, level 3
+    used to sit on its points here until the game was stopped."""
+    return position([[0, 0, 0, 0, -1, -1],
+                     [0, 0, 0, 0, -1, 0],
+                     [0, 0, 0, 0, 0, 0],
+                     [0, 0, 0, 0, 0, 0],
+                     [0, 1, 0, 0, 0, 0],
+                     [0, 0, 0, 0, 0, 0]], reserve=(7, 2), masters=((1, 4), (5, 0)), size=6)
+
+
+def test_converts_a_lead_in_move_points_against_a_corner_fortress():
+    for seed in range(3):
+        board = corner_fortress()
+        plies = 0
+        while board.turn is not None and plies < 200:
+            if board.turn == 1:
+                move = ai.choose_move(board, 3, seed=seed * 1000 + plies, max_nodes=1000, time_budget=None)
+            else:
+                move = ai.choose_move(board, 2, seed=seed * 1000 + plies)
+            board.push(move)
+            plies += 1
+        assert board.outcome() is not None and board.outcome().winners == (1,), (seed, plies)
