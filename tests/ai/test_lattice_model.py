@@ -11,23 +11,25 @@ from ai.lattice import LatticeModel
 
 
 @pytest.mark.parametrize("size", ["222", "323", "333"])
-def test_progress_follows_push_and_pop(size):
-    """After every move of random games (captures, chains, promotions, returns) the incrementally kept
-    progress equals that of a model made afresh from the position, and popping restores the start."""
+def test_cells_follow_push_and_pop(size):
+    """After every move of random games (captures, chains, promotions mid-chain, returns) the incrementally
+    kept cells and piece sets equal those of a model made afresh from the position, and popping restores
+    the start."""
     for seed in range(6):
         rng = random.Random(seed)
         board = games.get("lattice").new(size=size, first=1 + seed % 2)
         model = LatticeModel(board, 1)
-        start = list(model.progress)
+        start = (list(model.cells), [None, set(model.pieces[1]), set(model.pieces[2])])
         plies = 0
         while board.turn is not None:
             model.push(board, rng.choice(board.legal_moves()))
             plies += 1
-            assert model.progress == LatticeModel(board, 1).progress, (size, seed, board.moves)
+            fresh = LatticeModel(board, 1)
+            assert (model.cells, model.pieces) == (fresh.cells, fresh.pieces), (size, seed, board.moves)
         assert plies > 10
         for _ in range(plies):
             model.pop(board)
-        assert model.progress == start and board.moves == []
+        assert (model.cells, model.pieces) == start and board.moves == []
 
 
 def value(start: str, me: int = 1) -> float:
@@ -39,10 +41,22 @@ def test_evaluation_is_symmetric_and_counts_material_first():
     pos = "B:Ab2,Bb1,Cc3;T:Ac3,Db3;benchB:5;benchT:6"
     assert value(pos, 1) == -value(pos, 2)
     # a piece more outweighs any progress: B's three pieces at the start against two T pieces one step from
-    # their far level
-    assert value("B:Aa1,Bb1,Cc1;T:Ab2,Cb2;benchB:5;benchT:6") > 0
-    # a piece on the far level is worth more than one below it
-    assert value("B:Ab4*;T:Cb2;benchB:0;benchT:0") > value("B:Ac3;T:Cb2;benchB:0;benchT:0")
+    # their far level, with nothing to return when they promote
+    assert value("B:Aa1,Bb1,Cc1;T:Ab2,Cb2;benchB:5;benchT:0") > 0
+    # a star on the far level is worth more than one below it
+    assert value("B:Ab4*;T:Cb2;benchB:0;benchT:0") > value("B:Ac3*;T:Cb2;benchB:0;benchT:0")
+
+
+def test_promotions_to_come_count():
+    # a ball has its promotion (a return, an extra turn) still to come; a star that left the far level not
+    assert value("B:Ab2;T:Cb2;benchB:0;benchT:0") > value("B:Ab2*;T:Cb2;benchB:0;benchT:0") + 2
+    # a ball one step from promotion, a node free ahead: worth more with a captured ball to bring back (beyond
+    # the bench's own worth) ...
+    ready = value("B:Ac3;T:Cb2;benchB:1;benchT:0") - value("B:Ac3;T:Cb2;benchB:0;benchT:0")
+    assert ready > LatticeModel.bench_weight + 2
+    # ... and not when every node ahead of it is taken (T's pieces on its first level block it)
+    blocked = value("B:Ac3;T:Ab4,Ad4,Bc4;benchB:1;benchT:0") - value("B:Ac3;T:Ab4,Ad4,Bc4;benchB:0;benchT:0")
+    assert blocked == LatticeModel.bench_weight
 
 
 def test_bench_counts_only_while_a_piece_can_still_promote():
