@@ -41,7 +41,7 @@ READY_EMPTY = -1.0   # the same ball with nothing to return: promoting now would
 
 class LatticeModel(Model):
     temperature = 1.5
-    level2_depth = 3            # with this evaluation: 80/80 against level 1, and level 3 beats it in 71/80 (depth 4: 76/80 and 66/80)
+    level2_depth = 3            # this evaluation: 80/80 against level 1; level 3 beats it 71/80 (depth 4: 66/80)
     level2_nodes = 3000
 
     piece = PIECE
