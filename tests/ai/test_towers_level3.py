@@ -1,11 +1,15 @@
 """Towers level 3 (ai/towers.py, the search over whole turns): it wins at once when it can, walks a path of
 several actions onto the enemy master, parries a threat to its master over its whole turn, plays legal
-actions only, repeats itself with a seed and a node cap, and keeps to its time budget."""
+actions only, repeats itself with a seed and a node cap, keeps to its time budget, converts a lead in move
+points against a corner fortress, and its third turn sees a win that no reply prevents."""
 from __future__ import annotations
 
 import time
 
 import ai
+from ai.model import WIN
+from ai.search import Limits
+from ai.towers import TowersModel, TurnSearch
 from tests.ai.test_classic_towers import l_shaped_path, play_turn, position
 from tests.ai.test_levels import random_positions
 
@@ -106,3 +110,21 @@ def test_converts_a_lead_in_move_points_against_a_corner_fortress():
             board.push(move)
             plies += 1
         assert board.outcome() is not None and board.outcome().winners == (1,), (seed, plies)
+
+
+def test_the_third_turn_sees_a_win_after_any_reply():
+    # Player 2 has one point and a bare master in the corner; after Player 1 passes, whatever Player 2 does,
+    # Player 1's pawns at (3, 0) and (5, 2) walk onto its master. Two turns see a threat; three see the win.
+    board = position([[0, 0, 0, 1, 0, -1],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 1],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [1, 0, 0, 0, 0, 0]], reserve=(4, 1), masters=((0, 5), (5, 0)), size=6)
+    search = TurnSearch(board, TowersModel(board, 1), Limits(None, 100_000, None))
+    before = board.state()
+    two_turns = search.reply_value(("end",))
+    three_turns = search.reply_value(("end",), follow=3)
+    assert 0 < two_turns < WIN // 2
+    assert three_turns >= WIN // 2
+    assert board.state() == before
