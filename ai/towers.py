@@ -12,10 +12,13 @@ reach with its move points left when it is to move, else with its next turn's po
 Levels 1 and 2 search action by action (ai/search.py). Level 3 (`TowersModel.deep_search`, `turn_search`)
 searches whole turns instead: a beam search finds each side's best complete turns, and my best turns are
 weighed against the opponent's best reply turn, so that it sees the end of its own turn (a master left
-open) and the reply's captures and walks onto the master. The best four are then weighed a turn further:
-my best answer to each of the opponent's four best replies, the worst of them counting. That third turn sees
-a threat the reply cannot parry: against AI-1 level 3 went from 84% to 91% of 80 games, the standoffs that
-ended in draws (7 of 80) gone. Weighing only two replies was too hopeful: level 2 then won more often.
+open) and the reply's captures and walks onto the master.
+
+A third turn is there on request (`max_depth=3`), not by default: the best four turns weighed against my best
+answer to each of the opponent's four best replies, the worst of them counting. It sees a threat no reply can
+parry, but it ends the search on my own turn and so hopes too much: against AI-1 it won 105 of 120 games
+(two turns: 67 of 80), against level 2 only 66 of 80 (two turns: 111 of 120). With two replies instead of
+four, level 2 won even more often.
 
 Converting a lead. Level 3 usually wins the middle game on move points, and often ends it with a lone master
 and a reserve of 6-7 against a master in a corner, two pawns beside it and a reserve of 2. Valuing its reserve
@@ -241,8 +244,9 @@ class TowersModel(Model):
         return f"m{src % n},{src // n}>{end % n},{end // n}:{h}"
 
     def deep_search(self, board, limits, rng, max_depth=None):
-        """Level 3: the search over whole turns (TurnSearch): my turn, the opponent's reply, my turn again."""
-        return turn_search(board, self, limits, rng, max_depth=min(max_depth or TURN_DEPTH, TURN_DEPTH))
+        """Level 3: the search over whole turns (TurnSearch): my turn and the opponent's reply (and my turn
+        again with `max_depth=3`)."""
+        return turn_search(board, self, limits, rng, max_depth=min(max_depth or TURN_DEPTH, MAX_TURN_DEPTH))
 
     def walk_to_master(self, board):
         """The first action of a walk of the side to move onto the enemy master this turn (the original's
@@ -390,7 +394,8 @@ REPLY_BEAM = 3       # the same for the opponent's replies
 REPLY_RANKED = 8
 REPLY_TACTICS = 2
 ROOT_TURNS = 8       # my best turns weighed against the opponent's best reply
-TURN_DEPTH = 3       # turns searched: mine, the opponent's reply, mine again
+TURN_DEPTH = 2       # turns level 3 searches by default: mine and the opponent's reply
+MAX_TURN_DEPTH = 3   # ... and at most, on request: mine again (see the module's docstring)
 DEEP_TURNS = 4       # the best of the ROOT_TURNS weighed to the third turn...
 DEEP_REPLIES = 4     # ... each against this many of the opponent's best replies (the worst of them counts;
                      # with 2, optimism about the unexamined replies cost games against level 2)
@@ -539,11 +544,11 @@ def played(board, actions):
             board.pop()
 
 
-def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = 3):
+def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_DEPTH):
     """Level 3 for Towers: the first action of the best turn found. An immediate win or a walk onto the
     enemy master comes first; then my best turns by the beam search (depth 1), weighed, while the limits
-    allow, against the opponent's best reply (depth 2), and the best of them against my answers to its best
-    replies (depth 3). A depth the limits cut short leaves the one before it to decide. Returns the action."""
+    allow, against the opponent's best reply (depth 2), and with `max_depth=3` the best of them against my
+    answers to its best replies (depth 3). A depth the limits cut short leaves the one before it to decide. Returns the action."""
     from ai.search import Stop, immediate_wins
 
     me = board.turn

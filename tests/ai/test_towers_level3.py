@@ -128,3 +128,6 @@ def test_the_third_turn_sees_a_win_after_any_reply():
     assert 0 < two_turns < WIN // 2
     assert three_turns >= WIN // 2
     assert board.state() == before
+    # level 3 searches the third turn when asked to (max_depth=3), and still plays a legal action
+    fortress = corner_fortress()
+    assert ai.choose_move(fortress, 3, seed=1, max_depth=3, max_nodes=3000) in fortress.legal_moves()
