@@ -548,7 +548,8 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_
     """Level 3 for Towers: the first action of the best turn found. An immediate win or a walk onto the
     enemy master comes first; then my best turns by the beam search (depth 1), weighed, while the limits
     allow, against the opponent's best reply (depth 2), and with `max_depth=3` the best of them against my
-    answers to its best replies (depth 3). A depth the limits cut short leaves the one before it to decide. Returns the action."""
+    answers to its best replies (depth 3). A depth the limits cut short leaves the one before it to decide.
+    Returns the action."""
     from ai.search import Stop, immediate_wins
 
     me = board.turn
