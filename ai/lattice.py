@@ -20,15 +20,14 @@ move), where the ball-blind evaluation drifted: it valued a star on the far leve
 still promote, and so walked into positions whose opponent had more promotions (returns, extra turns) to
 come.
 
-The model keeps the cells (as `pos()` gives them: +-1 ball, +-2 star, + for B) and each side's nodes in
-step with the board in `push`/`pop`, reading the move notation (a captured piece is halfway between two
-landing points; a piece becomes a star on any landing point on its far level), so an evaluation is one pass
-over the pieces and no parsing of the position.
+The evaluation reads the engine's own node values and piece sets (`node_values`, `nodes_of`), which the
+engine keeps in step with every push and pop, so an evaluation is one pass over the pieces and no parsing of
+the position.
 """
 from __future__ import annotations
 
 from ai.model import Model
-from games.lattice import lattice, parse_pos
+from games.lattice import lattice
 
 PIECE = 4.0          # a piece on the lattice
 ON_FAR = 1.0         # ... plus this on the far level: it scores, and cannot be captured there
@@ -55,65 +54,9 @@ class LatticeModel(Model):
     def __init__(self, board, me: int):
         super().__init__(board, me)
         size = board.options["size"]
-        self.g = g = lattice(size)
-        self.top = g.L - 1                    # the 0-based highest level
+        self.g = lattice(size)
+        self.top = self.g.L - 1               # the 0-based highest level
         self.sign = 1.0 if me == 1 else -1.0
-        cells, _ = parse_pos(g, board.pos())
-        # cells as the engine's pos() gives them (+-1 ball, +-2 star, + = B), and each side's nodes
-        self.cells = list(cells)
-        self.pieces = [None, {n for n in g.nodes if cells[n] > 0}, {n for n in g.nodes if cells[n] < 0}]
-        self._undo: list = []
-
-    # -- keeping the cells in step ----------------------------------------------------------------------
-
-    def push(self, board, move: str) -> None:
-        side = board.turn
-        if move[0] == "+":                                   # a return onto the own first level
-            n = self.g.index[move[1:]]
-            self.cells[n] = 1 if side == 1 else -1
-            self.pieces[side].add(n)
-            undo = (side, None, 0, n, ())
-        else:
-            undo = self._play(side, [self.g.index[p] for p in move.replace(":", "-").split("-")], ":" in move)
-        board.push(move)
-        self._undo.append(undo)
-
-    def _play(self, side: int, path: list, capture: bool) -> tuple:
-        """Move a piece along `path` (removing the pieces jumped when `capture`); return the undo record."""
-        cells, mine = self.cells, self.pieces[side]
-        start, end = path[0], path[-1]
-        v = cells[start]
-        cells[start] = 0
-        mine.discard(start)
-        victims = []
-        if capture:
-            theirs = self.pieces[3 - side]
-            for a, b in zip(path, path[1:]):
-                m = (a + b) >> 1
-                victims.append((m, cells[m]))
-                cells[m] = 0
-                theirs.discard(m)
-        far, level = self.g.far_level[side], self.g.level
-        star = v in (2, -2) or any(level[n] == far for n in path[1:])     # promotion, mid-chain too
-        cells[end] = (2 if star else 1) * (1 if side == 1 else -1)
-        mine.add(end)
-        return side, start, v, end, victims
-
-    def pop(self, board) -> None:
-        board.pop()
-        side, start, v, end, victims = self._undo.pop()
-        cells, mine = self.cells, self.pieces[side]
-        cells[end] = 0
-        mine.discard(end)
-        theirs = self.pieces[3 - side]
-        for m, cv in victims:
-            cells[m] = cv
-            theirs.add(m)
-        if start is not None:
-            cells[start] = v
-            mine.add(start)
-
-    # -- the search's view ------------------------------------------------------------------------------
 
     def order(self, board, moves: list) -> list:
         """Longer captures first, then promotions, then the rest (as given)."""
@@ -141,14 +84,14 @@ class LatticeModel(Model):
         sb, st = board.scores()
         return ((nb - nt) * PIECE + (sb - st) * 2.0) * self.sign
 
-    def tally(self, side: int) -> tuple:
+    def tally(self, board, cells: tuple, side: int) -> tuple:
         """(pieces, on the far level, progress in levels, balls below the far level, ready balls: those one
-        step from the far level with a free node ahead)."""
-        g, cells = self.g, self.cells
+        step from the far level with a free node ahead), from the board's node values `cells`."""
+        g = self.g
         level, far, ahead = g.level, g.far_level[side], g.steps_fwd[side]
         first = g.first_level[side]
         n = on_far = progress = balls = ready = 0
-        for p in self.pieces[side]:
+        for p in board.nodes_of(side):
             n += 1
             lv = level[p]
             progress += abs(lv - first)
@@ -168,7 +111,8 @@ class LatticeModel(Model):
 
     def evaluate(self, board) -> float:
         bb, bt = board.bench
-        tb, tt = self.tally(1), self.tally(2)
+        cells = board.node_values()
+        tb, tt = self.tally(board, cells, 1), self.tally(board, cells, 2)
         v = self._side_value(tb, bb) - self._side_value(tt, bt)
         # captured pieces come back one per promotion, and each returned ball promotes in turn: a side with a
         # piece still to promote may get its bench back; a side without one never will

@@ -268,6 +268,15 @@ class LatticeBoard(Board):
     def on_board(self) -> tuple[int, int]:
         return len(self._pieces[1]), len(self._pieces[2])
 
+    def node_values(self) -> tuple:
+        """Every node's content by node index (`lattice(size).nodes`): 0 empty, +-1 a ball, +-2 a star, + for B.
+        A copy, for search evaluations that would otherwise parse `pos()`."""
+        return tuple(self._cells)
+
+    def nodes_of(self, seat: int) -> frozenset:
+        """The node indexes of a seat's pieces."""
+        return frozenset(self._pieces[seat])
+
     def scores(self) -> tuple[int, int]:
         """(B, T): each side's pieces, balls and stars, standing on its far level (§2.7)."""
         g = self._g

@@ -1,35 +1,10 @@
-"""The Lattice Checkers search model (ai/lattice.py): the progress it keeps in step with the board, and what
-its evaluation values (material first, the bench only while it can still come back)."""
+"""The Lattice Checkers search model (ai/lattice.py): what its evaluation values (material first, promotions
+still to come, the bench only while it can still come back). The node values it reads are checked against the
+position after every push and pop in tests/games/test_lattice_properties.py."""
 from __future__ import annotations
-
-import random
-
-import pytest
 
 import games
 from ai.lattice import LatticeModel
-
-
-@pytest.mark.parametrize("size", ["222", "323", "333"])
-def test_cells_follow_push_and_pop(size):
-    """After every move of random games (captures, chains, promotions mid-chain, returns) the incrementally
-    kept cells and piece sets equal those of a model made afresh from the position, and popping restores
-    the start."""
-    for seed in range(6):
-        rng = random.Random(seed)
-        board = games.get("lattice").new(size=size, first=1 + seed % 2)
-        model = LatticeModel(board, 1)
-        start = (list(model.cells), [None, set(model.pieces[1]), set(model.pieces[2])])
-        plies = 0
-        while board.turn is not None:
-            model.push(board, rng.choice(board.legal_moves()))
-            plies += 1
-            fresh = LatticeModel(board, 1)
-            assert (model.cells, model.pieces) == (fresh.cells, fresh.pieces), (size, seed, board.moves)
-        assert plies > 10
-        for _ in range(plies):
-            model.pop(board)
-        assert (model.cells, model.pieces) == start and board.moves == []
 
 
 def value(start: str, me: int = 1) -> float:

@@ -1,6 +1,7 @@
 """Property tests on random Lattice Checkers games: push/pop are exact inverses, the pieces of each side on
 the lattice plus its captured ones stay constant, the turn never names a side without an action, records
-and copies rebuild the same board, and garbage moves change nothing."""
+and copies rebuild the same board, garbage moves change nothing, and the node values and piece sets that
+search models read (`node_values`, `nodes_of`) agree with the position string after every push and pop."""
 from __future__ import annotations
 
 import json
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 import games
 from games import IllegalMove
+from games.lattice import lattice, parse_pos
 
 SIZES = ("222", "322", "223", "323", "333")
 PIECES = {"222": 8, "322": 12, "223": 16, "323": 24, "333": 36}
@@ -26,6 +28,10 @@ def full(board):
 
 
 def check_invariants(board, pieces):
+    cells, _ = parse_pos(lattice(board.options["size"]), board.pos())
+    assert list(board.node_values()) == list(cells)
+    assert board.nodes_of(1) == {n for n, v in enumerate(cells) if v > 0}
+    assert board.nodes_of(2) == {n for n, v in enumerate(cells) if v < 0}
     on, bench = board.on_board(), board.bench
     assert on[0] + bench[0] == pieces and on[1] + bench[1] == pieces
     legal = board.legal_moves()
