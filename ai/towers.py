@@ -429,11 +429,11 @@ class TurnSearch:
         outcome = board.outcome()
         if outcome is not None:
             return self.model.terminal(board, outcome, 0)
+        if self.model.converting:
+            return self.model.evaluate(board)          # points are to be spent now, not hoarded
         r = board.reserve
         me = self.me
         cap = self.cap
-        if self.model.converting:
-            return self.model.evaluate(board)          # points are to be spent now, not hoarded
         return self.model.evaluate(board) + TURN_POINTS * (min(r[me - 1], cap) - min(r[2 - me], cap))
 
     def ended_value(self, side: int) -> float:
