@@ -511,7 +511,7 @@ class TurnSearch:
         """My value after my turn `seq` and the opponent's best reply turn; with `follow`, after my best turn
         in answer to each of its `follow` best replies, the worst of them for me (a third turn)."""
         board = self.board
-        with played(board, seq):
+        with played(board, seq, whole_turn=True):
             if board.outcome() is not None or board.turn is None:
                 return self.value()
             if self.model.walk_to_master(board) is not None:
@@ -524,7 +524,7 @@ class TurnSearch:
     def follow_value(self, reply: tuple) -> float:
         """My value after the opponent's turn `reply` and my best turn in answer."""
         board = self.board
-        with played(board, reply):
+        with played(board, reply, whole_turn=True):
             if board.outcome() is not None or board.turn is None:
                 return self.value()
             if self.model.walk_to_master(board) is not None:
@@ -533,14 +533,22 @@ class TurnSearch:
 
 
 @contextmanager
-def played(board, actions):
-    """The board with `actions` pushed for the duration of the block, then taken back (also on Stop)."""
-    for m in actions:
-        board.push(m)
+def played(board, actions, whole_turn: bool = False):
+    """The board with `actions` pushed for the duration of the block, then taken back (also on Stop). With
+    `whole_turn`, the turn they belong to is also ended when they leave it open (a turn found by
+    `best_turns` stops where its last action was worth the most, often with points left)."""
+    pushed = []
+    side = board.turn
     try:
+        for m in actions:
+            board.push(m)
+            pushed.append(m)
+        if whole_turn and board.turn == side and board.outcome() is None:
+            board.push("end")
+            pushed.append("end")
         yield board
     finally:
-        for _ in actions:
+        for _ in pushed:
             board.pop()
 
 

@@ -112,6 +112,24 @@ def test_converts_a_lead_in_move_points_against_a_corner_fortress():
         assert board.outcome() is not None and board.outcome().winners == (1,), (seed, plies)
 
 
+def test_a_turn_that_keeps_points_is_weighed_against_the_reply_it_lets_through():
+    # Player 2's tower of two at (2, 2) steps down to (2, 3) for 2 of its 4 points. The turn is not over, but
+    # the reply must be the opponent's: Player 1's master imports a pawn and takes the tower (1 + 2 x 2 of its
+    # 6 points). Level 3 once weighed such a turn against its own further actions instead.
+    board = position([[0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, -1],
+                      [0, 0, -2, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 1, 0, 0, 0]], reserve=(6, 4), current=2, masters=((2, 5), (5, 1)), size=6)
+    search = TurnSearch(board, TowersModel(board, 2), Limits(None, 100_000, None))
+    step = ("m2,2>2,3:2",)
+    left_open = search.reply_value(step)
+    assert left_open == search.reply_value(step + ("end",))
+    assert left_open < search.reply_value(("end",)) - 2      # the tower is lost
+    assert board.turn == 2 and board.cell(2, 2) == -2 and board.turn_moves() == []
+
+
 def test_the_third_turn_sees_a_win_after_any_reply():
     # Player 2 has one point and a bare master in the corner; after Player 1 passes, whatever Player 2 does,
     # Player 1's pawns at (3, 0) and (5, 2) walk onto its master. Two turns see a threat; three see the win.
