@@ -59,10 +59,26 @@ def destination(move: str) -> tuple:
     return cell
 
 
-def reachable(flat: list, n: int, side: int, budget: int, locked=()):
-    """Every (source, height, cell) such that a whole tower of `side` (not on a `locked` cell) could step
-    onto `cell` this turn with `budget` move points, walking through empty cells only."""
+_NEIGHBOURS: dict = {}   # board size -> the cells next to each cell
+
+
+def neighbours(n: int) -> list:
+    """For each cell index of an n x n board, the indices of the cells next to it."""
+    table = _NEIGHBOURS.get(n)
+    if table is None:
+        table = _NEIGHBOURS[n] = [
+            [d for d, ok in ((c + 1, c % n + 1 < n), (c - 1, c % n > 0), (c + n, c // n + 1 < n), (c - n, c >= n))
+             if ok]
+            for c in range(n * n)]
+    return table
+
+
+def captures(flat: list, n: int, side: int, budget: int, locked):
+    """Every capture `side` can make this turn with one whole-tower move through empty cells (a tower
+    of height h walks budget // h steps): [(source, height, target, target height)]."""
     sign = 1 if side == 1 else -1
+    near = neighbours(n)
+    out = []
     for src, v in enumerate(flat):
         h = v * sign
         if h <= 0 or src in locked or h > budget:
@@ -72,37 +88,43 @@ def reachable(flat: list, n: int, side: int, budget: int, locked=()):
         for _ in range(budget // h):
             nxt = []
             for c in frontier:
-                x, y = c % n, c // n
-                for d, ok in ((c + 1, x + 1 < n), (c - 1, x > 0), (c + n, y + 1 < n), (c - n, y > 0)):
-                    if not ok or d in seen:
+                for d in near[c]:
+                    if d in seen:
                         continue
                     seen.add(d)
-                    yield src, h, d
-                    if flat[d] == 0:
+                    t = flat[d] * sign
+                    if t == 0:
                         nxt.append(d)
+                    elif t < 0 and -t <= h and d not in locked:
+                        out.append((src, h, d, -t))
             frontier = nxt
-
-
-def captures(flat: list, n: int, side: int, budget: int, locked):
-    """Every capture `side` can make this turn with one whole-tower move through empty cells:
-    [(source, height, target, target height)]."""
-    sign = 1 if side == 1 else -1
-    out = []
-    for src, h, d in reachable(flat, n, side, budget, locked):
-        t = flat[d] * sign
-        if t < 0 and -t <= h and d not in locked:
-            out.append((src, h, d, -t))
     return out
 
 
-def cover(flat: list, n: int, side: int, budget: int) -> dict:
-    """cell -> the tallest piece of `side` that could land there next turn (through empty cells, with
-    `budget` points)."""
-    best: dict = {}
-    for _, h, d in reachable(flat, n, side, budget):
-        if best.get(d, 0) < h:
-            best[d] = h
-    return best
+def covered(flat: list, n: int, side: int, budget: int, cell: int, height: int) -> bool:
+    """Could a tower of `side` at least `height` tall walk onto `cell` next turn with `budget` points
+    (height x steps, through empty cells)? Searched back from the cell: no such tower is further than
+    budget // height steps."""
+    if height > budget:
+        return False
+    sign = 1 if side == 1 else -1
+    near = neighbours(n)
+    seen = {cell}
+    frontier = [cell]
+    for step in range(1, budget // height + 1):
+        nxt = []
+        for c in frontier:
+            for d in near[c]:
+                if d in seen:
+                    continue
+                seen.add(d)
+                h = flat[d] * sign
+                if h == 0:
+                    nxt.append(d)
+                elif h >= height and h * step <= budget:
+                    return True
+        frontier = nxt
+    return False
 
 
 def best_capture(flat: list, n: int, side: int, budget: int, locked, master: int, exposed: set | None = None,
@@ -112,15 +134,17 @@ def best_capture(flat: list, n: int, side: int, budget: int, locked, master: int
     capture by the own master counts its pawns twice: they join the reserve). Cells taken at a profit
     are added to `exposed` when given."""
     best = 0.0
-    recapture = None
+    known: dict = {}                  # (cell, height) -> covered: several towers can take the same cell
     for src, h, d, t in captures(flat, n, side, budget, locked):
         by_master = src == master
         gain = t * (2 if by_master else 1)
         moved = h + t if by_master else h
-        if recapture is None:
-            recapture = cover(flat, n, 3 - side, defender_budget)
-        if recapture.get(d, 0) >= moved:
-            gain -= moved
+        if gain > best or exposed is not None:
+            hit = known.get((d, moved))
+            if hit is None:
+                hit = known[d, moved] = covered(flat, n, 3 - side, defender_budget, d, moved)
+            if hit:
+                gain -= moved
         if gain > 0 and exposed is not None:
             exposed.add(d)
         if gain > best:
@@ -205,7 +229,7 @@ class TowersModel(Model):
             reach = mp // h
             if reach == 0:
                 continue
-            # not `reachable`: an enemy cell is not marked seen, so every approach to it (each a different
+            # not `captures`: an enemy cell is not marked seen, so every approach to it (each a different
             # first action) counts, and `parent` keeps the path walked
             parent = {src: None}
             frontier = [src]
@@ -393,7 +417,7 @@ TURN_TACTICS = 6     # partial turns in the middle of a capture kept besides the
 REPLY_BEAM = 3       # the same for the opponent's replies
 REPLY_RANKED = 8
 REPLY_TACTICS = 2
-ROOT_TURNS = 8       # my best turns weighed against the opponent's best reply
+ROOT_TURNS = 8       # my best turns weighed against the opponent's best reply (distinct positions once ended)
 TURN_DEPTH = 2       # turns level 3 searches by default: mine and the opponent's reply
 MAX_TURN_DEPTH = 3   # ... and at most, on request: mine again (see the module's docstring)
 DEEP_TURNS = 4       # the best of the ROOT_TURNS weighed to the third turn...
@@ -507,6 +531,20 @@ class TurnSearch:
             frontier += [e[1] for e in ranked_children[beam:] if e[2]][:tactics_kept]
         return sorted(found.values(), key=lambda e: (-sign * e[1], len(e[0]), e[0]))
 
+    def distinct(self, turns: list, count: int):
+        """The first `count` of `turns` that end in different positions (a pawn imported and not moved out
+        goes back to the reserve when the turn ends: the turn with it and the turn without are the same)."""
+        board = self.board
+        seen = set()
+        for seq, _ in turns:
+            with played(board, seq, whole_turn=True):
+                key = self.model.key(board)
+            if key not in seen:
+                seen.add(key)
+                yield seq
+                if len(seen) == count:
+                    return
+
     def reply_value(self, seq: tuple, follow: int = 0) -> float:
         """My value after my turn `seq` and the opponent's best reply turn; with `follow`, after my best turn
         in answer to each of its `follow` best replies, the worst of them for me (a third turn)."""
@@ -596,11 +634,11 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_
     if max_depth >= 2 and abs(best) < WIN // 2 and not limits.expired():
         scored = []
         try:
-            for seq, _ in mine[:ROOT_TURNS]:
+            for seq in search.distinct(mine, ROOT_TURNS):
                 scored.append((seq, search.reply_value(seq)))
         except Stop:
             pass
-        if scored and max_depth >= 3 and len(scored) == min(ROOT_TURNS, len(mine)) and not limits.expired():
+        if scored and max_depth >= 3 and not limits.expired():
             # a third turn for the best of them: my answer to each of the opponent's best replies
             scored.sort(key=lambda e: (-e[1], len(e[0]), e[0]))
             deeper = []
