@@ -590,6 +590,15 @@ def played(board, actions, whole_turn: bool = False):
             board.pop()
 
 
+def turn_start_lead(board) -> int:
+    """How many pawns the side to move had in its reserve at the start of its turn beyond the opponent's.
+    Imports lower the reserve in the middle of a turn, but level 3 decides each action afresh and must not
+    change its plan (converting a lead) half-way."""
+    me = board.turn
+    imported = sum(int(m[1:]) for m in board.turn_moves() if m[0] == "i")
+    return board.reserve[me - 1] + imported - board.reserve[2 - me]
+
+
 def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_DEPTH):
     """Level 3 for Towers: the first action of the best turn found. An immediate win or a walk onto the
     enemy master comes first; then my best turns by the beam search (depth 1), weighed, while the limits
@@ -611,8 +620,7 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_
         return walk
     if len(legal) == 1:
         return legal[0]
-    reserve = board.reserve
-    model.converting = reserve[me - 1] - reserve[2 - me] >= CONVERT_LEAD
+    model.converting = turn_start_lead(board) >= CONVERT_LEAD
     search = TurnSearch(board, model, limits)
     saved = limits
     search.found = {}

@@ -112,6 +112,21 @@ def test_converts_a_lead_in_move_points_against_a_corner_fortress():
         assert board.outcome() is not None and board.outcome().winners == (1,), (seed, plies)
 
 
+def test_keeps_to_its_plan_when_an_import_lowers_its_lead_in_the_middle_of_a_turn():
+    # a lone master with 5 points against a master in a corner with two pawns and 2 points: level 3 converts
+    # its lead by importing a pawn and sending it at a guard. After the import its reserve leads by 2 only;
+    # it once took that for the end of its lead, and ended the turn sending the pawn back to the reserve.
+    board = position([[0, 0, 0, 0, -1, -1],
+                      [0, 0, 0, 0, 0, -1],
+                      [0, 0, 1, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0]], reserve=(5, 2), current=1, masters=((2, 2), (5, 0)), size=6)
+    actions = play_turn(board, 3, max_nodes=3000)
+    assert actions[0] == "i1" and actions[-1] != "end", actions
+    assert sum(1 for row in board.state()["board"] for v in row if v < 0) == 2       # a guard is taken
+
+
 def test_a_turn_that_keeps_points_is_weighed_against_the_reply_it_lets_through():
     # Player 2's tower of two at (2, 2) steps down to (2, 3) for 2 of its 4 points. The turn is not over, but
     # the reply must be the opponent's: Player 1's master imports a pawn and takes the tower (1 + 2 x 2 of its
