@@ -209,8 +209,10 @@ class TowersModel(Model):
     def tactical(self, board) -> set:
         """The first actions of every capture the side to move can reach this turn: a whole tower walking
         through empty cells (an L-shaped path is several actions) onto an enemy cell it may take, the
-        master importing first when it needs the height. The beam search of whole turns always tries
-        them, so that it sees captures that need more than one action."""
+        master importing first when it needs the height, and a pawn split out of the master (after an
+        import when the master stands alone), which takes a pawn and leaves the master where it is. The
+        beam search of whole turns always tries them, so that it sees captures that need more than one
+        action."""
         st = board.state()
         n = self.n
         flat = [v for row in st["board"] for v in row]
@@ -226,30 +228,46 @@ class TowersModel(Model):
             if h <= 0 or src in locked:
                 continue
             spare = mp - h if src == master else 0      # points a master could spend on imports
-            reach = mp // h
-            if reach == 0:
-                continue
-            # not `captures`: an enemy cell is not marked seen, so every approach to it (each a different
-            # first action) counts, and `parent` keeps the path walked
-            parent = {src: None}
-            frontier = [src]
-            for step in range(1, reach + 1):
-                nxt = []
-                for c in frontier:
-                    x, y = c % n, c // n
-                    for d, ok in ((c + 1, x + 1 < n), (c - 1, x > 0), (c + n, y + 1 < n), (c - n, y > 0)):
-                        if not ok or d in parent:
-                            continue
-                        t = flat[d] * sign
-                        if t == 0:
-                            parent[d] = c
-                            nxt.append(d)
-                        elif t < 0 and d not in locked:
-                            need = max(0, -t - h)
-                            if need == 0 or (src == master and need + (h + need) * step <= mp and need <= spare):
-                                out.add(self._first_action(parent, c, d, src, h, need))
-                frontier = nxt
+            for step, last, d, t, parent in self._approaches(flat, sign, src, mp // h, locked):
+                need = max(0, t - h)
+                if need == 0 or (src == master and need + (h + need) * step <= mp and need <= spare):
+                    out.add(self._first_action(parent, last, d, src, h, need))
+            if src == master:
+                out |= self._split_captures(board, flat, sign, src, h, mp, locked)
         return out
+
+    def _split_captures(self, board, flat, sign, src, h, mp, locked) -> set:
+        """The first actions of captures by one pawn split out of the master on `src`."""
+        importing = h == 1
+        if importing and "i1" not in board.legal_set():
+            return set()
+        first = set()
+        for _, last, d, t, parent in self._approaches(flat, sign, src, mp - importing, locked):
+            if t == 1:
+                first.add("i1" if importing else self._first_action(parent, last, d, src, 1, 0))
+        return first
+
+    def _approaches(self, flat, sign, src, reach, locked):
+        """(steps, the cell before, enemy cell, its height, parents) for every enemy cell a piece on `src`
+        could step onto within `reach` steps through empty cells. Not `captures`: an enemy cell is not
+        marked seen, so every approach to it (each a different first action) counts, and `parent` keeps
+        the path walked."""
+        near = neighbours(self.n)
+        parent = {src: None}
+        frontier = [src]
+        for step in range(1, reach + 1):
+            nxt = []
+            for c in frontier:
+                for d in near[c]:
+                    if d in parent:
+                        continue
+                    t = flat[d] * sign
+                    if t == 0:
+                        parent[d] = c
+                        nxt.append(d)
+                    elif t < 0 and d not in locked:
+                        yield step, c, d, -t, parent
+            frontier = nxt
 
     def _first_action(self, parent: dict, last: int, target: int, src: int, h: int, need: int) -> str:
         if need:

@@ -9,7 +9,7 @@ import time
 import ai
 from ai.model import WIN
 from ai.search import Limits
-from ai.towers import TowersModel, TurnSearch
+from ai.towers import TowersModel, TurnSearch, turn_start_lead
 from tests.ai.test_classic_towers import l_shaped_path, play_turn, position
 from tests.ai.test_levels import random_positions
 
@@ -114,17 +114,36 @@ def test_converts_a_lead_in_move_points_against_a_corner_fortress():
 
 def test_keeps_to_its_plan_when_an_import_lowers_its_lead_in_the_middle_of_a_turn():
     # a lone master with 5 points against a master in a corner with two pawns and 2 points: level 3 converts
-    # its lead by importing a pawn and sending it at a guard. After the import its reserve leads by 2 only;
-    # it once took that for the end of its lead, and ended the turn sending the pawn back to the reserve.
+    # its lead by importing a pawn and sending it at the guards. After the import its reserve leads by 2
+    # only; it once took that for the end of its lead, and ended the turn sending the pawn back.
     board = position([[0, 0, 0, 0, -1, -1],
                       [0, 0, 0, 0, 0, -1],
                       [0, 0, 1, 0, 0, 0],
                       [0, 0, 0, 0, 0, 0],
                       [0, 0, 0, 0, 0, 0],
                       [0, 0, 0, 0, 0, 0]], reserve=(5, 2), current=1, masters=((2, 2), (5, 0)), size=6)
+    after_import = board.copy()
+    after_import.push("i1")
+    assert turn_start_lead(after_import) == turn_start_lead(board) == 3
     actions = play_turn(board, 3, max_nodes=3000)
-    assert actions[0] == "i1" and actions[-1] != "end", actions
-    assert sum(1 for row in board.state()["board"] for v in row if v < 0) == 2       # a guard is taken
+    assert "i1" in actions and board.reserve[0] < 5, actions          # the imported pawn stays out
+    assert sum(1 for row in board.state()["board"] for v in row if v > 0) == 2, actions
+
+
+def test_a_lone_master_splits_a_pawn_out_to_take_an_attacker():
+    # Player 2's pawn at (4, 3) can reach Player 1's lone master, and no cell within reach is safe from it.
+    # Taking it with the master lands next to Player 2's master's reach; taking it with a pawn split out of
+    # the master (to (4, 4), import, split) keeps the master out of it. The beam search keeps such captures
+    # under way, whichever action of the turn level 3 is deciding.
+    board = position([[0, 0, 0, 0, 0, -1],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, -1, 0],
+                      [0, 0, 0, 0, 0, 0],
+                      [0, 0, 0, 0, 0, 1]], reserve=(4, 4), current=1, masters=((5, 5), (5, 0)), size=6)
+    actions = play_turn(board, 3, max_nodes=3000)
+    assert board.cell(4, 3) > 0 and board.master_cell(1) == (4, 4), actions
+    assert not board.master_attacked(1)
 
 
 def test_a_turn_that_keeps_points_is_weighed_against_the_reply_it_lets_through():
