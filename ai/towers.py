@@ -10,15 +10,22 @@ reach with its move points left when it is to move, else with its next turn's po
 * during my turn, an attacked enemy master means I can probably take it now: close to a win.
 
 Levels 1 and 2 search action by action (ai/search.py). Level 3 (`TowersModel.deep_search`, `turn_search`)
-searches whole turns instead: a beam search finds each side's best complete turns, and my best turns are
-weighed against the opponent's best reply turn, so that it sees the end of its own turn (a master left
-open) and the reply's captures and walks onto the master.
+searches whole turns instead: a beam search finds each side's best complete turns, and my best turns (eight
+that end in different positions) are weighed against the opponent's best reply turn, so that it sees the end
+of its own turn (a master left open) and the reply's captures and walks onto the master. A turn the beam
+stops with points left is ended before the reply is searched (`played(..., whole_turn=True)`): until it was,
+such turns were weighed against more of level 3's own actions, and it walked towers into capture.
+
+Level 3 decides each action of its turn afresh, so a plan must survive its own first steps: the captures
+under way (`tactical`, including a pawn split out of the master) stay in the beam however bad the position
+looks half-way, and whether it is converting a lead is read from the reserves at the start of the turn
+(`turn_start_lead`), not lowered by its own imports.
 
 A third turn is there on request (`max_depth=3`), not by default: the best four turns weighed against my best
 answer to each of the opponent's four best replies, the worst of them counting. It sees a threat no reply can
-parry, but it ends the search on my own turn and so hopes too much: against AI-1 it won 105 of 120 games
-(two turns: 67 of 80), against level 2 only 66 of 80 (two turns: 111 of 120). With two replies instead of
-four, level 2 won even more often.
+parry, but it ends the search on my own turn and so hopes too much. Measured with the fixes above: against
+level 2 it won 114 of 120 games (two turns: 107 of 120), against AI-1 73 of 80 (two turns: 78 of 80), and it
+takes longer. Two turns keep a wide margin on both targets.
 
 Converting a lead. Level 3 usually wins the middle game on move points, and often ends it with a lone master
 and a reserve of 6-7 against a master in a corner, two pawns beside it and a reserve of 2. Valuing its reserve
@@ -26,7 +33,7 @@ above pieces on the board (TURN_POINTS), it then sat on its points: 10 of 40 gam
 600-action cap. So when its reserve leads by CONVERT_LEAD or more (`TowersModel.converting`), it drops that
 premium and weighs its own pieces' closeness to the enemy master by CONVERT_PRESSURE, a tower of two counting
 double: neither a pawn nor a master of height 1 can take it back, so it breaks the guard. The search's
-tactics keep the pieces it sends out from hanging. Against level 2 it then won 111 of 120 games.
+tactics keep the pieces it sends out from hanging.
 """
 from __future__ import annotations
 
@@ -73,31 +80,44 @@ def neighbours(n: int) -> list:
     return table
 
 
+def walk(flat: list, n: int, start: int, steps: int, parents: dict | None = None):
+    """Walk from `start` through empty cells for at most `steps` steps: (steps taken, the cell before, cell)
+    for every occupied cell reached, once per approach (an occupied cell is not walked through). With
+    `parents`, each empty cell walked is recorded there with the cell it was reached from."""
+    near = neighbours(n)
+    seen = {start}
+    frontier = [start]
+    for step in range(1, steps + 1):
+        nxt = []
+        for c in frontier:
+            for d in near[c]:
+                if d in seen:
+                    continue
+                if flat[d] == 0:
+                    seen.add(d)
+                    nxt.append(d)
+                    if parents is not None:
+                        parents[d] = c
+                else:
+                    yield step, c, d
+        frontier = nxt
+
+
 def captures(flat: list, n: int, side: int, budget: int, locked):
     """Every capture `side` can make this turn with one whole-tower move through empty cells (a tower
     of height h walks budget // h steps): [(source, height, target, target height)]."""
     sign = 1 if side == 1 else -1
-    near = neighbours(n)
     out = []
     for src, v in enumerate(flat):
         h = v * sign
         if h <= 0 or src in locked or h > budget:
             continue
-        seen = {src}
-        frontier = [src]
-        for _ in range(budget // h):
-            nxt = []
-            for c in frontier:
-                for d in near[c]:
-                    if d in seen:
-                        continue
-                    seen.add(d)
-                    t = flat[d] * sign
-                    if t == 0:
-                        nxt.append(d)
-                    elif t < 0 and -t <= h and d not in locked:
-                        out.append((src, h, d, -t))
-            frontier = nxt
+        taken = set()
+        for _, _, d in walk(flat, n, src, budget // h):
+            t = -flat[d] * sign
+            if 0 < t <= h and d not in locked and d not in taken:
+                taken.add(d)
+                out.append((src, h, d, t))
     return out
 
 
@@ -108,22 +128,10 @@ def covered(flat: list, n: int, side: int, budget: int, cell: int, height: int) 
     if height > budget:
         return False
     sign = 1 if side == 1 else -1
-    near = neighbours(n)
-    seen = {cell}
-    frontier = [cell]
-    for step in range(1, budget // height + 1):
-        nxt = []
-        for c in frontier:
-            for d in near[c]:
-                if d in seen:
-                    continue
-                seen.add(d)
-                h = flat[d] * sign
-                if h == 0:
-                    nxt.append(d)
-                elif h >= height and h * step <= budget:
-                    return True
-        frontier = nxt
+    for step, _, d in walk(flat, n, cell, budget // height):
+        h = flat[d] * sign
+        if h >= height and h * step <= budget:
+            return True
     return False
 
 
@@ -249,25 +257,13 @@ class TowersModel(Model):
 
     def _approaches(self, flat, sign, src, reach, locked):
         """(steps, the cell before, enemy cell, its height, parents) for every enemy cell a piece on `src`
-        could step onto within `reach` steps through empty cells. Not `captures`: an enemy cell is not
-        marked seen, so every approach to it (each a different first action) counts, and `parent` keeps
-        the path walked."""
-        near = neighbours(self.n)
-        parent = {src: None}
-        frontier = [src]
-        for step in range(1, reach + 1):
-            nxt = []
-            for c in frontier:
-                for d in near[c]:
-                    if d in parent:
-                        continue
-                    t = flat[d] * sign
-                    if t == 0:
-                        parent[d] = c
-                        nxt.append(d)
-                    elif t < 0 and d not in locked:
-                        yield step, c, d, -t, parent
-            frontier = nxt
+        could step onto within `reach` steps through empty cells, once per approach (each a different
+        first action); `parents` keeps the paths walked."""
+        parents = {src: None}
+        for step, last, d in walk(flat, self.n, src, reach, parents):
+            t = flat[d] * sign
+            if t < 0 and d not in locked:
+                yield step, last, d, -t, parents
 
     def _first_action(self, parent: dict, last: int, target: int, src: int, h: int, need: int) -> str:
         if need:
