@@ -246,11 +246,12 @@ class TowersModel(Model):
 
     def _split_captures(self, board, flat, sign, src, h, mp, locked) -> set:
         """The first actions of captures by one pawn split out of the master on `src`."""
-        importing = h == 1
+        importing = h == 1                   # a lone master imports the pawn first, for a point
         if importing and "i1" not in board.legal_set():
             return set()
         first = set()
-        for _, last, d, t, parent in self._approaches(flat, sign, src, mp - importing, locked):
+        reach = mp - 1 if importing else mp
+        for _, last, d, t, parent in self._approaches(flat, sign, src, reach, locked):
             if t == 1:
                 first.add("i1" if importing else self._first_action(parent, last, d, src, 1, 0))
         return first
@@ -629,9 +630,9 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_
         wins = immediate_wins(board, model, [m for m in legal if tail in m])
         if wins:
             return rng.choice(sorted(wins))
-    walk = model.walk_to_master(board)
-    if walk is not None:
-        return walk
+    onto_master = model.walk_to_master(board)
+    if onto_master is not None:
+        return onto_master
     if len(legal) == 1:
         return legal[0]
     model.converting = turn_start_lead(board) >= CONVERT_LEAD
