@@ -1,7 +1,9 @@
 """Towers level 3 (ai/towers.py, the search over whole turns): it wins at once when it can, walks a path of
 several actions onto the enemy master, parries a threat to its master over its whole turn, plays legal
 actions only, repeats itself with a seed and a node cap, keeps to its time budget, converts a lead in move
-points against a corner fortress, and its third turn sees a win that no reply prevents."""
+points against a corner fortress (and keeps to that plan after an import), takes an attacker with a pawn
+split out of its master, weighs a turn that keeps move points against the opponent's reply, and its third
+turn sees a win that no reply prevents."""
 from __future__ import annotations
 
 import time
@@ -132,9 +134,9 @@ def test_keeps_to_its_plan_when_an_import_lowers_its_lead_in_the_middle_of_a_tur
 
 def test_a_lone_master_splits_a_pawn_out_to_take_an_attacker():
     # Player 2's pawn at (4, 3) can reach Player 1's lone master, and no cell within reach is safe from it.
-    # Taking it with the master lands next to Player 2's master's reach; taking it with a pawn split out of
-    # the master (to (4, 4), import, split) keeps the master out of it. The beam search keeps such captures
-    # under way, whichever action of the turn level 3 is deciding.
+    # Taking it with the master leaves the master within reach of Player 2's master; a pawn split out of the
+    # master takes it instead (the master steps to (4, 4), imports a pawn and splits it onto (4, 3)). The
+    # beam search keeps such captures under way, whichever action of the turn level 3 is deciding.
     board = position([[0, 0, 0, 0, 0, -1],
                       [0, 0, 0, 0, 0, 0],
                       [0, 0, 0, 0, 0, 0],
