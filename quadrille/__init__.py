@@ -17,11 +17,11 @@ from flask_socketio import SocketIO
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
-from . import http_api, pages, sockets
+from .web import http_api, pages, sockets
 from .computer import ComputerPlayers
 from .errors import ServiceError
+from .infra.storage import Storage
 from .matches import MatchService
-from .storage import Storage
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")

@@ -8,7 +8,7 @@ import pytest
 
 from quadrille.errors import ServiceError
 from quadrille.matches import MatchService
-from quadrille.storage import Storage
+from quadrille.infra.storage import Storage
 
 
 @pytest.fixture

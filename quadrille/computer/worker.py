@@ -1,4 +1,4 @@
-"""A computer player's worker process: `python -m quadrille.computer_worker FD`.
+"""A computer player's worker process: `python -m quadrille.computer.worker FD`.
 
 It reads one JSON request per line from the socket FD (inherited from the server),
 rebuilds the board through the engine contract, asks `ai.choose_move`, and writes

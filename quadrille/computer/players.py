@@ -19,9 +19,9 @@ import sys
 import threading
 from pathlib import Path
 
-from .errors import ServiceError
+from ..errors import ServiceError
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 log = logging.getLogger("quadrille.computer")
 
 ATTEMPTS = 3          # a move is asked this many times before the match is left waiting
@@ -38,7 +38,7 @@ class Worker:
     def __init__(self):
         parent, child = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "quadrille.computer_worker", str(child.fileno())],
+            [sys.executable, "-m", "quadrille.computer.worker", str(child.fileno())],
             pass_fds=(child.fileno(),), cwd=str(ROOT), stdin=subprocess.DEVNULL)
         child.close()
         self.sock, self.buffer = parent, b""

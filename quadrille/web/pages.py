@@ -7,8 +7,8 @@ from flask import Blueprint, abort, current_app, render_template, request
 
 import games
 
-from .errors import ServiceError
-from .catalog import computer_levels, describe, installed_games
+from ..errors import ServiceError
+from ..catalog import computer_levels, describe, installed_games
 
 bp = Blueprint("pages", __name__)
 

@@ -5,8 +5,8 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 import games
 
-from .catalog import describe, installed_games
-from .errors import ServiceError, bad_request
+from ..catalog import describe, installed_games
+from ..errors import ServiceError, bad_request
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

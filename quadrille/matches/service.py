@@ -19,9 +19,9 @@ from typing import Callable
 import games
 from games import IllegalMove
 
-from .errors import ServiceError, bad_request, not_found
-from .storage import Conflict, EventRow, MatchRow, SeatRow, Storage
-from .tokens import hash_token, new_token, seats_held
+from ..errors import ServiceError, bad_request, not_found
+from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
+from ..infra.tokens import hash_token, new_token, seats_held
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
