@@ -34,6 +34,11 @@ class Presence:
             self._by_match.pop(entry[0], None)
         return entry[0]
 
+    def watching(self, match_id: str) -> bool:
+        """Whether any client (player or spectator) is connected to the match."""
+        with self._lock:
+            return bool(self._by_match.get(match_id))
+
     def summary(self, match_id: str) -> dict:
         with self._lock:
             entries = list(self._by_match.get(match_id, {}).values())
