@@ -3,15 +3,19 @@
 
     python app.py [--host 127.0.0.1] [--port 5000] [--db quadrille.db] [--async-mode gevent]
 
-Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_DB and
-QUADRILLE_ASYNC_MODE mirror the flags. The async mode is chosen here and only
-here: the rest of the code uses Flask-SocketIO's portable primitives. The
-default is gevent (see README.md, "Async mode", for the measurements behind it).
+Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_DB,
+QUADRILLE_ASYNC_MODE and QUADRILLE_PUBLIC_URL mirror the flags. Every other
+setting of quadrille/settings.py can be set as QUADRILLE_<NAME> (a JSON value, or
+plain text), e.g. QUADRILLE_CONNECTIONS_PER_ADDRESS=200. The async mode is chosen
+here and only here: the rest of the code uses Flask-SocketIO's portable
+primitives. The default is gevent (see README.md, "Async mode", for the
+measurements behind it).
 """
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import sys
 
@@ -30,7 +34,26 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--db", default=env("QUADRILLE_DB", "quadrille.db"), help="the SQLite database file")
     parser.add_argument("--async-mode", choices=ASYNC_MODES, default=env("QUADRILLE_ASYNC_MODE", DEFAULT_ASYNC_MODE),
                         help="the concurrency model of the server")
+    parser.add_argument("--public-url", default=env("QUADRILLE_PUBLIC_URL"),
+                        help="the address players reach the site by, for invite links (default: the listening address)")
     return parser.parse_args(argv)
+
+
+FLAG_SETTINGS = {"DATABASE", "ASYNC_MODE", "PUBLIC_URL"}
+
+
+def settings_from_environment(defaults: dict) -> dict:
+    """QUADRILLE_<NAME> for every setting that has no flag of its own: a JSON value, or else plain text."""
+    found = {}
+    for name in defaults:
+        raw = os.environ.get(f"QUADRILLE_{name}")
+        if raw is None or name in FLAG_SETTINGS:
+            continue
+        try:
+            found[name] = json.loads(raw)
+        except ValueError:
+            found[name] = raw
+    return found
 
 
 def patch(mode: str) -> None:
@@ -115,12 +138,16 @@ def main(argv=None) -> int:
     import logging  # noqa: E402 - imported after monkey-patching on purpose
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from quadrille import create_app
+    from quadrille.settings import DEFAULTS
 
     raise_file_limit()
-    app = create_app({"DATABASE": args.db, "ASYNC_MODE": args.async_mode})
-    tune_garbage_collector()
     sock = listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+    public_url = args.public_url or f"http://{shown_host}:{port}"
+    app = create_app({**settings_from_environment(DEFAULTS), "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
+                      "PUBLIC_URL": public_url})
+    tune_garbage_collector()
     ready = f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {args.db})"
     try:
         serve(app, args.async_mode, sock, ready)

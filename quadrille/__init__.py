@@ -17,23 +17,18 @@ from flask_socketio import SocketIO
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
-from .web import http_api, pages, sockets
 from .computer import ComputerPlayers
 from .errors import ServiceError
+from .infra.limits import Budgets
+from .infra.presence import Presence
 from .infra.storage import Storage
 from .matches import MatchService
+from .settings import DEFAULTS
+from .web import http_api, pages, rate_limits, security, sockets
+from .web.links import public_url
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
-
-DEFAULTS = {
-    "DATABASE": "quadrille.db",
-    "ASYNC_MODE": "threading",
-    "MAX_CONTENT_LENGTH": 1 << 20,        # HTTP bodies: 1 MiB is plenty for a record
-    "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
-    "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
-    "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
-}
 
 
 class PlainJsonPacket(socketio_packet.Packet):
@@ -58,16 +53,30 @@ def create_app(config: dict | None = None) -> Flask:
     def broadcast(match_id: str, event: str, payload: dict) -> None:
         socketio.emit(event, payload, to=sockets.room_of(match_id))
 
-    storage = Storage.sqlite(app.config["DATABASE"])
-    service = MatchService(storage, broadcast)
+    config = app.config
+    storage = Storage.sqlite(config["DATABASE"])
+    presence = Presence(grace=config["PRESENCE_GRACE"])
+    service = MatchService(storage, broadcast, presence=presence, vote_ttl=config["VOTE_TTL"])
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
-                                       size=app.config["COMPUTER_WORKERS"], demo_delay=app.config["DEMO_DELAY"])
+                                       size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"])
+    budgets = Budgets(config["RATELIMIT_STORAGE_URI"], player_events=config["SOCKET_PLAYER_EVENTS"],
+                      spectator_events=config["SOCKET_SPECTATOR_EVENTS"],
+                      address_events=config["SOCKET_ADDRESS_EVENTS"],
+                      connections_per_address=config["CONNECTIONS_PER_ADDRESS"],
+                      connection_rate=config["CONNECTION_RATE"],
+                      refusals_before_close=config["SOCKET_REFUSALS_BEFORE_CLOSE"],
+                      enabled=config["RATELIMIT_ENABLED"])
+    sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"])
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
-    app.extensions["quadrille.presence"] = sockets.register(socketio, service)
+    app.extensions["quadrille.presence"] = presence
+    app.extensions["quadrille.budgets"] = budgets
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
+    app.jinja_env.globals["public_url"] = public_url
+    app.extensions["quadrille.limiter"] = rate_limits.install(app)
+    security.install(app)
     register_error_handlers(app)
     return app
 
@@ -85,8 +94,10 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        words = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 400: "bad-request"}
-        reason = {413: "The request is too large.", 404: "There is no such page."}.get(exc.code, exc.description)
+        words = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 400: "bad-request",
+                 415: "unsupported-media-type", 429: "rate-limited"}
+        reason = {413: "The request is too large.", 404: "There is no such page.",
+                  429: "Too many requests from your address; wait a little and try again."}.get(exc.code, exc.description)
         if wants_json():
             return jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
         return render_template("error.html", reason=reason), exc.code

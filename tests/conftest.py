@@ -51,8 +51,10 @@ def free_port() -> int:
 class ServerProcess:
     """`python app.py` on a free local port with its own database file."""
 
-    def __init__(self, db: Path, async_mode: str = "gevent", port: int | None = None):
+    def __init__(self, db: Path, async_mode: str = "gevent", port: int | None = None, settings: dict | None = None):
+        """`settings`: quadrille/settings.py names to values, passed as QUADRILLE_<NAME> (JSON)."""
         self.db, self.async_mode = db, async_mode
+        self.env = {f"QUADRILLE_{name}": json.dumps(value) for name, value in (settings or {}).items()}
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -62,7 +64,7 @@ class ServerProcess:
         self._log_file = open(self.log, "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "app.py", "--port", str(self.port), "--db", str(self.db), "--async-mode", self.async_mode],
-            cwd=ROOT, stdout=self._log_file, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            cwd=ROOT, stdout=self._log_file, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:

@@ -20,6 +20,7 @@ import games
 from games import IllegalMove
 
 from ..errors import ServiceError, bad_request, not_found
+from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
 
@@ -42,7 +43,7 @@ class Match:
     move_seats: list = field(default_factory=list)  # the seat that played each move of the current line
     computer: dict = field(default_factory=dict)    # seat -> level, for the seats the computer plays
     paused: bool = False                            # the computer waits (a demo's P key)
-    votes: dict = field(default_factory=dict)       # seat -> seats agreeing to hand it to the computer
+    votes: dict = field(default_factory=dict)       # seat -> {voter seat: when}, to hand it to the computer
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -95,8 +96,13 @@ def _int(value, what: str, optional: bool = True) -> int | None:
 
 
 class MatchService:
-    def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None):
+    def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None,
+                 presence: Presence | None = None, vote_ttl: float = 120.0,
+                 clock: Callable[[], float] = time.monotonic):
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
+        self.presence = presence or Presence()
+        self.vote_ttl = vote_ttl
+        self.clock = clock
         self.storage = storage
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache: OrderedDict[str, Match] = OrderedDict()
@@ -369,6 +375,7 @@ class MatchService:
             if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
                 raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
             target.token_hash, target.name, target.claimed = hash_token(token), name, now
+            self.presence.seen(match.id, [target.seat])
             state = self._state(match)
             self.listener(match.id, "state", state)
         return {"match": match.id, "seat": target.seat, "seats": [target.seat], "token": token}
@@ -403,6 +410,7 @@ class MatchService:
         seats = match.seats_of(token)
         if not seats:
             raise ServiceError(401, "unauthorized", "This action needs the token of a seat in this match.")
+        self.presence.seen(match.id, seats)  # a player who acts over HTTP is present too
         return seats
 
     def play(self, match_id, token, move, version=None) -> dict:
@@ -482,14 +490,18 @@ class MatchService:
             raise bad_request("paused must be true or false.")
         with match.lock:
             self._authorise(match, token)
+            if match.paused == paused:
+                return self._state(match)  # nothing changes, so nobody needs to hear of it
             match.paused = paused
             return self._publish(match)
 
-    def hand_to_computer(self, match_id, token, seat, level=1, absent=True) -> dict:
+    def hand_to_computer(self, match_id, token, seat, level=1) -> dict:
         """The computer takes over a seat whose player is gone, when the players still here agree.
 
         A player asks; in a two-player game that is everyone left, so it happens at once. With more
         players, each other player present asks too (agrees), and the last agreement hands the seat over.
+        A player counts as gone only after presence's grace period (a reload is not leaving), and an
+        agreement lapses after `vote_ttl` seconds.
         """
         import ai
         match = self._get(match_id)
@@ -499,14 +511,16 @@ class MatchService:
             self._check_playing(match)
             if seat not in match.humans() or seat in seats:
                 raise bad_request("Only another player's seat can be handed to the computer.", "bad-ai")
-            if not absent:
-                raise ServiceError(409, "player-present", "That player is still connected.")
+            if self.presence.present(match.id, seat):
+                raise ServiceError(409, "player-present", "That player is still here (or left only a moment ago).")
             if level not in [entry["id"] for entry in ai.levels(match.row.game)]:
                 raise bad_request("Unknown computer level.", "bad-ai")
-            votes = match.votes.setdefault(seat, set())
-            votes.update(seats)
+            now = self.clock()
+            votes = {voter: at for voter, at in match.votes.get(seat, {}).items() if now - at <= self.vote_ttl}
+            votes.update({voter: now for voter in seats})
+            match.votes[seat] = votes
             needed = [s for s in match.humans() if s != seat]
-            if not set(needed) <= votes:
+            if not set(needed) <= set(votes):
                 return {**self._publish(match), "waiting_for": [s for s in needed if s not in votes]}
             del match.votes[seat]
             self._record_event(match, "computer", {"seat": seat, "level": level}, seats[0])
@@ -639,7 +653,7 @@ class MatchService:
             raise bad_request("The file is empty.", "bad-record")
         try:
             board = fmt.load(text)
-        except (ValueError, IllegalMove, KeyError, IndexError) as exc:
+        except (ValueError, IllegalMove, KeyError, IndexError, RecursionError) as exc:
             raise bad_request(f"This .{extension} file cannot be read: {exc}", "bad-record")
         return self.create(game.name, dict(board.options), mode, player=player, moves=list(board.moves))
 

@@ -1,12 +1,13 @@
 """The JSON HTTP door (for bots, scripts and tests): parses, authenticates, calls the match service."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, request, url_for
+from flask import Blueprint, current_app, jsonify, request
 
 import games
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
+from .links import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -15,8 +16,18 @@ def service():
     return current_app.extensions["quadrille"]
 
 
-def json_body() -> dict:
-    body = request.get_json(silent=True, force=True)
+def json_body(optional: bool = False) -> dict:
+    """The request's JSON object. Only a JSON content type is read as JSON: browsers send `text/plain` and
+    forms cross-site without asking, so those are never taken for a request of this API. `optional`: an
+    empty body counts as {}."""
+    if optional and not request.content_length and not request.is_json:
+        return {}
+    if not request.is_json:
+        raise ServiceError(415, "unsupported-media-type", "Send the body as JSON with Content-Type: application/json.")
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # JSON nested deeper than Python will parse
+        body = None
     if not isinstance(body, dict):
         raise bad_request("The request body must be a JSON object.")
     return body
@@ -32,7 +43,7 @@ def bearer_token() -> str | None:
 def with_links(created: dict) -> dict:
     """Add the match's page address and its invite link (the same page: the first visitor takes a free seat)."""
     if created.get("match"):
-        url = url_for("pages.match_page", match_id=created["match"], _external=True)
+        url = public_url("pages.match_page", match_id=created["match"])
         created = {**created, "url": url, "invite": url}
     return created
 
@@ -50,8 +61,11 @@ def check_options(name):
         game = games.get(name)
     except KeyError:
         raise ServiceError(404, "not-found", "There is no such game.")
+    options = body.get("options") or {}
+    if not isinstance(options, dict):
+        raise bad_request("options must be an object.", "bad-options")
     try:
-        options = game.normalise(body.get("options") or {})
+        options = game.normalise(options)
     except ValueError as exc:
         raise bad_request(str(exc), "bad-options")
     return jsonify({"ok": True, "options": options, "warnings": game.warnings(options)})
@@ -98,9 +112,7 @@ def get_match(match_id):
 
 @bp.post("/matches/<match_id>/seats")
 def claim_seat(match_id):
-    body = request.get_json(silent=True, force=True) if request.content_length else {}
-    if not isinstance(body, dict):
-        raise bad_request("The request body must be a JSON object.")
+    body = json_body(optional=True)
     return jsonify(service().claim(match_id, body.get("seat"), body.get("player"))), 201
 
 
@@ -114,9 +126,7 @@ def play_move(match_id):
 def match_action(match_id, action):
     """Match decisions: takeback, rewind {"to"}, resign, start {"computer_level"?}, rematch, pause {"paused"},
     computer {"seat", "level"} (hand an absent player's seat to the computer), reclaim (take it back)."""
-    body = request.get_json(silent=True, force=True) if request.content_length else {}
-    if not isinstance(body, dict):
-        raise bad_request("The request body must be a JSON object.")
+    body = json_body(optional=True)
     svc, token = service(), bearer_token()
     actions = {
         "takeback": lambda: svc.takeback(match_id, token),
@@ -125,9 +135,7 @@ def match_action(match_id, action):
         "start": lambda: svc.start(match_id, token, body.get("computer_level")),
         "pause": lambda: svc.pause(match_id, token, body.get("paused")),
         "reclaim": lambda: svc.take_back_seat(match_id, token),
-        "computer": lambda: svc.hand_to_computer(
-            match_id, token, body.get("seat"), body.get("level", 1),
-            absent=body.get("seat") not in current_app.extensions["quadrille.presence"].summary(match_id)["online"]),
+        "computer": lambda: svc.hand_to_computer(match_id, token, body.get("seat"), body.get("level", 1)),
         "rematch": lambda: with_links(svc.rematch(match_id, token)),
     }
     if action not in actions:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, g, render_template, request
 
 import games
 
@@ -83,6 +83,7 @@ def embed_new(game_name):
         created = service.create(game_name, options, "local")
     except ServiceError as exc:
         return render_template("error.html", reason=exc.reason), exc.status
+    g.carries_token = True  # never cached: the page holds a live seat token
     return render_match(created["match"], embed=True, token=created["token"])
 
 

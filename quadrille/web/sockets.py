@@ -2,29 +2,54 @@
 
 Each handler parses its payload, calls the match service and answers
 {"ok": true, ...} or {"ok": false, "error", "reason"}. Presence (which seats are
-connected, how many watch) is kept here, because only this door knows sockets.
+connected, how many watch) is fed from here, because only this door knows sockets;
+the budgets of each socket and address are spent here too (see socketio_server.py
+for what happens before a handler runs).
 """
 from __future__ import annotations
 
 import logging
+import threading
 from functools import wraps
 
 from flask import request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from ..errors import ServiceError, bad_request
+from ..infra.limits import Budgets
 from ..infra.presence import Presence
 from ..matches import MatchService
+from .socketio_server import harden, refusal
 
 log = logging.getLogger("quadrille")
+
+RATE_LIMITED = refusal("rate-limited", "Too many messages at once; wait a few seconds and try again.")
 
 
 def room_of(match_id: str) -> str:
     return f"match:{match_id}"
 
 
-def register(socketio: SocketIO, service: MatchService) -> Presence:
-    presence = Presence()
+def register(socketio: SocketIO, service: MatchService, presence: Presence, budgets: Budgets,
+             presence_interval: float = 0.25) -> None:
+    counted: dict[str, str] = {}  # sid -> address, for the connections counted against an address
+
+    def address() -> str:
+        return request.remote_addr or "?"
+
+    def gate(sid: str) -> dict | None:
+        environ = socketio.server.get_environ(sid) or {}
+        player = bool(presence.seats_of(sid))
+        return None if budgets.event(sid, environ.get("REMOTE_ADDR") or "?", player) else RATE_LIMITED
+
+    harden(socketio.server, gate, budgets.should_close)
+
+    @socketio.on("connect")
+    def connect(*_args):
+        if not budgets.connect(address()):
+            raise ConnectionRefusedError({"error": "rate-limited",
+                                          "reason": "Too many connections from your address; try again later."})
+        counted[request.sid] = address()
 
     def acknowledged(handler):
         """Turn a handler's result or ServiceError into the acknowledgement; never raise to the client."""
@@ -42,7 +67,22 @@ def register(socketio: SocketIO, service: MatchService) -> Presence:
                         "reason": "Something went wrong on the server; nothing was changed."}
         return wrapper
 
+    pending: set[str] = set()
+    pending_lock = threading.Lock()
+
     def announce(match_id: str) -> None:
+        """Tell the room who is here, at most once per match per interval: a burst of arrivals and
+        departures (or a client that floods `watch`) costs one broadcast, not one per change."""
+        with pending_lock:
+            if match_id in pending:
+                return
+            pending.add(match_id)
+        socketio.start_background_task(send_presence, match_id)
+
+    def send_presence(match_id: str) -> None:
+        socketio.sleep(presence_interval)
+        with pending_lock:
+            pending.discard(match_id)
         socketio.emit("presence", presence.summary(match_id), to=room_of(match_id))
 
     @socketio.on("watch")
@@ -89,16 +129,17 @@ def register(socketio: SocketIO, service: MatchService) -> Presence:
     decision("start", lambda d: service.start(d.get("match"), d.get("token"), d.get("computer_level")))
     decision("pause", lambda d: service.pause(d.get("match"), d.get("token"), d.get("paused")))
     decision("reclaim", lambda d: service.take_back_seat(d.get("match"), d.get("token")))
-    decision("computer", lambda d: service.hand_to_computer(
-        d.get("match"), d.get("token"), d.get("seat"), d.get("level", 1),
-        absent=d.get("seat") not in presence.summary(d.get("match"))["online"]))
+    decision("computer", lambda d: service.hand_to_computer(d.get("match"), d.get("token"), d.get("seat"),
+                                                            d.get("level", 1)))
     decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
 
     @socketio.on("disconnect")
     def disconnect(*_args):
-        left = presence.leave(request.sid)
+        sid = request.sid
+        if sid in counted:
+            budgets.disconnect(counted.pop(sid))
+        budgets.forget(sid)
+        left = presence.leave(sid)
         if left:
             announce(left)
-
-    return presence

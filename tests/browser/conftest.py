@@ -34,7 +34,9 @@ def browser():
 
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
-    proc = ServerProcess(tmp_path_factory.mktemp("browser") / "browser.db", "gevent").start()
+    # A short presence grace, so that a player who leaves counts as gone within a test's patience.
+    proc = ServerProcess(tmp_path_factory.mktemp("browser") / "browser.db", "gevent",
+                         settings={"PRESENCE_GRACE": 1.0}).start()
     yield proc
     proc.stop()
 
@@ -58,6 +60,9 @@ def new_context(browser):
     contexts = []
 
     def make(**kwargs):
+        # Playwright's wait_for_function evaluates strings, which the site's CSP forbids: the tests' own
+        # scripts bypass it. tests/browser/test_security_browser.py checks the pages under the real policy.
+        kwargs.setdefault("bypass_csp", True)
         context = browser.new_context(viewport={"width": 1100, "height": 800}, **kwargs)
         context.set_default_timeout(15_000)
         contexts.append(context)

@@ -66,6 +66,7 @@ def test_a_player_hands_an_absent_opponents_seat_to_the_computer(live_server, ne
     ann.reload()
     ann.wait_for_function("document.getElementById('match').dataset.seats === '1'")
     ann.wait_for_selector("#handover:not([hidden])")
+    ann.wait_for_timeout(1100)  # the friend has been gone for longer than the server's grace period
     ann.click("#handover-go")
     ann.wait_for_function("document.getElementById('seats').textContent.includes('computer')")
     ann.keyboard.press("ArrowRight")

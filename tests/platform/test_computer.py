@@ -120,9 +120,11 @@ def test_handing_an_absent_players_seat_to_the_computer_and_back(service):
     created = service.create("trails", None, "online")
     match = created["match"]
     other = service.claim(match)
-    with pytest.raises(ServiceError) as present:
-        service.hand_to_computer(match, created["token"], 2, 1, absent=False)
+    with pytest.raises(ServiceError) as present:  # seat 2 was claimed a moment ago: its player is here
+        service.hand_to_computer(match, created["token"], 2, 1)
     assert present.value.error == "player-present"
+    service.presence.grace = 0.0  # ... and then gone for longer than the grace period
+    time.sleep(0.01)
     with pytest.raises(ServiceError) as own:
         service.hand_to_computer(match, created["token"], 1, 1)
     assert own.value.error == "bad-ai"

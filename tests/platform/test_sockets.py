@@ -4,11 +4,12 @@ from __future__ import annotations
 import pytest
 
 from quadrille import create_app
+from tests.conftest import wait_until
 
 
 @pytest.fixture
 def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "sockets.db")})
+    app = create_app({"DATABASE": str(tmp_path / "sockets.db"), "PRESENCE_INTERVAL": 0.01})
     yield app
     app.extensions["quadrille.storage"].close()
 
@@ -67,8 +68,13 @@ def test_a_watcher_leaving_updates_presence(app):
     watcher.emit("watch", {"match": created["match"]}, callback=True)
     player.get_received()
     watcher.disconnect()
-    presence = [m["args"][0] for m in player.get_received() if m["name"] == "presence"]
-    assert presence[-1] == {"match": created["match"], "online": [1], "spectators": 0}
+    seen = []
+
+    def announced():  # announcements are coalesced: the room hears once the interval has passed
+        seen.extend(m["args"][0] for m in player.get_received() if m["name"] == "presence")
+        return bool(seen)
+    wait_until(announced, timeout=5, what="a presence announcement")
+    assert seen[-1] == {"match": created["match"], "online": [1], "spectators": 0}
 
 
 def test_local_decisions_and_positions_over_sockets(app):

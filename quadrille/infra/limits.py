@@ -1,0 +1,84 @@
+"""Budgets: how much one socket or one address may ask of the server.
+
+HTTP routes are limited by Flask-Limiter (configured in the factory on the same storage); this module
+keeps the budgets Flask-Limiter cannot see, those of Socket.IO: events per socket and per address, and
+connections per address. Counting is the `limits` library's (a sliding window counter: constant memory
+per key, no burst at window edges), on its memory storage or on Redis when one is configured, so that the
+counts hold across processes.
+
+Open connections are counted in this process only: they are this process's file descriptors and
+greenlets, and a count in a shared store would outlive a process that died holding it.
+"""
+from __future__ import annotations
+
+import threading
+from collections import Counter
+
+from limits import parse, storage, strategies
+
+
+class Budgets:
+    def __init__(self, storage_uri: str = "memory://", *, player_events: str, spectator_events: str,
+                 address_events: str, connections_per_address: int, connection_rate: str,
+                 refusals_before_close: int, enabled: bool = True):
+        self.enabled = enabled
+        self.limiter = strategies.SlidingWindowCounterRateLimiter(storage.storage_from_string(storage_uri))
+        self.player_events = parse(player_events)
+        self.spectator_events = parse(spectator_events)
+        self.address_events = parse(address_events)
+        self.connection_rate = parse(connection_rate)
+        self.connections_per_address = connections_per_address
+        self.refusals_before_close = refusals_before_close
+        self._open: Counter[str] = Counter()
+        self._refusals: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    # -- connections -------------------------------------------------------------------------------
+    def connect(self, address: str) -> bool:
+        """Count a new connection from `address`; False (and nothing counted) if it is over budget."""
+        if not self.enabled:
+            return True
+        with self._lock:
+            if self._open[address] >= self.connections_per_address:
+                return False
+            self._open[address] += 1
+        if not self.limiter.hit(self.connection_rate, "connect", address):
+            self.disconnect(address)
+            return False
+        return True
+
+    def disconnect(self, address: str) -> None:
+        if not self.enabled:
+            return
+        with self._lock:
+            self._open[address] -= 1
+            if self._open[address] <= 0:
+                del self._open[address]
+
+    def open_connections(self, address: str) -> int:
+        with self._lock:
+            return self._open.get(address, 0)
+
+    # -- events ------------------------------------------------------------------------------------
+    def event(self, sid: str, address: str, player: bool) -> bool:
+        """Spend one event of the socket's budget and of its address's; False when either is spent."""
+        if not self.enabled:
+            return True
+        per_socket = self.player_events if player else self.spectator_events
+        allowed = (self.limiter.hit(per_socket, "socket", sid)
+                   and self.limiter.hit(self.address_events, "address", address))
+        with self._lock:
+            if allowed:
+                self._refusals.pop(sid, None)
+            else:
+                self._refusals[sid] += 1
+        return allowed
+
+    def should_close(self, sid: str) -> bool:
+        """A socket that keeps sending after many refusals in a row is not a person: close it."""
+        with self._lock:
+            return self._refusals.get(sid, 0) >= self.refusals_before_close
+
+    def forget(self, sid: str) -> None:
+        with self._lock:
+            self._refusals.pop(sid, None)

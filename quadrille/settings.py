@@ -1,0 +1,50 @@
+"""Every setting of the server, with its default and why. `create_app(config)` overrides any of them.
+
+Budgets are written in the `limits` notation ("100 per 20 seconds"). Their defaults are sized so that
+`bench/load.py` (400 Socket.IO clients playing 200 matches from one address, 127.0.0.1) still plays:
+per-address budgets must be generous, because many real players share one address behind a NAT; the
+per-socket budgets are the tight ones (lichess: about 100 messages per 20 s for a player).
+"""
+from __future__ import annotations
+
+DEFAULTS = {
+    "DATABASE": "quadrille.db",
+    "ASYNC_MODE": "threading",
+    # The address players reach the site by: invite links and other external links are built from it, never
+    # from a request's Host header (which a client chooses). app.py sets it from --public-url, or from the
+    # address it listens on.
+    "PUBLIC_URL": "http://127.0.0.1:5000",
+    # Proxies in front of the server whose X-Forwarded-For/-Proto to trust (0: none; 1 behind one nginx).
+    "PROXY_HOPS": 0,
+
+    "MAX_CONTENT_LENGTH": 1 << 20,        # HTTP bodies: 1 MiB is plenty for a record
+    "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
+    "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
+    "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
+
+    # -- budgets (the `limits` library's storage: memory, or Redis when RATELIMIT_STORAGE_URI names one) --
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    # Socket.IO events per socket: a player, and a socket that holds no seat (a spectator).
+    "SOCKET_PLAYER_EVENTS": "100 per 20 seconds",
+    "SOCKET_SPECTATOR_EVENTS": "60 per 20 seconds",
+    # Socket.IO events per address, summed over its sockets (the benchmark's 400 clients send ~8,000 per 20 s).
+    "SOCKET_ADDRESS_EVENTS": "30000 per 20 seconds",
+    # A socket that keeps sending after this many refusals in a row is disconnected.
+    "SOCKET_REFUSALS_BEFORE_CLOSE": 50,
+    # Socket.IO connections: open at once per address (per process), and opened per address per minute.
+    "CONNECTIONS_PER_ADDRESS": 600,
+    "CONNECTION_RATE": "1200 per minute",
+    # HTTP requests per address to the JSON API, and matches created per address (by link, name or import).
+    "HTTP_RATE": "6000 per minute",
+    "MATCH_CREATION_RATE": "3000 per minute",
+
+    # -- presence ----------------------------------------------------------------------------------------
+    # Presence announcements to a match's room are coalesced: at most one per match per this many seconds.
+    "PRESENCE_INTERVAL": 0.25,
+    # A player counts as present for this long after their last socket left or their last authenticated
+    # HTTP request (a reload, a network blip, or a bot that polls).
+    "PRESENCE_GRACE": 20.0,
+    # Votes to hand an absent player's seat to the computer expire after this long.
+    "VOTE_TTL": 120.0,
+}

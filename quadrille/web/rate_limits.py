@@ -1,0 +1,23 @@
+"""HTTP budgets, by Flask-Limiter: every route but the static files has a budget per address, and the
+routes that create a match (by link, by name, by import, or a new embedded game) share a tighter one.
+The Socket.IO budgets are in quadrille/infra/limits.py, on the same kind of storage."""
+from __future__ import annotations
+
+from flask import Flask, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
+
+
+def install(app: Flask) -> Limiter:
+    """Call after the blueprints are registered: the match-creating views are wrapped in place."""
+    config = app.config
+    limiter = Limiter(get_remote_address, app=app, storage_uri=config["RATELIMIT_STORAGE_URI"],
+                      strategy="sliding-window-counter", default_limits=[config["HTTP_RATE"]],
+                      default_limits_exempt_when=lambda: request.endpoint == "static",
+                      enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)
+    creating = limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match")
+    for endpoint in MATCH_CREATING_ENDPOINTS:
+        app.view_functions[endpoint] = creating(app.view_functions[endpoint])
+    return limiter

@@ -1,0 +1,97 @@
+"""What every response and request goes through, whatever the route: security headers, the cross-site
+check, a proxy's forwarded address, and HEAD answered without a body.
+
+- Content-Security-Policy: scripts and styles only from this site (no inline script; style attributes are
+  allowed, because the boards size themselves with CSS custom properties such as `style="--n: 11"`).
+  Pages may be framed only under /embed/, by any site; every other page forbids framing.
+- X-Content-Type-Options: nosniff; Referrer-Policy: same-origin (a match address never leaks to another
+  site); Cache-Control: no-store on the API and on pages that carry a live seat token.
+- A state-changing request that carries no token (creating, joining or importing a match) must come from
+  this site: browsers send `Origin` (and `Sec-Fetch-Site`) with every cross-site POST, so a request that
+  names another origin is refused. Bots and scripts send neither and are not affected. JSON bodies are
+  accepted only as `application/json` (see http_api.json_body): a form or `text/plain` POST, which a page
+  on another site may send without asking, is never read as JSON.
+"""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, g, request
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from ..errors import ServiceError
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "media-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+])
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def install(app: Flask) -> None:
+    public_origin = origin_of(app.config["PUBLIC_URL"])
+
+    @app.before_request
+    def refuse_cross_site_writes():
+        if request.method not in STATE_CHANGING or request.headers.get("Authorization"):
+            return None
+        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+            raise cross_site()
+        origin = request.headers.get("Origin")
+        if origin is not None and origin not in (public_origin, origin_of(request.host_url)):
+            raise cross_site()
+        return None
+
+    @app.after_request
+    def add_security_headers(response):
+        framable = request.path.startswith("/embed/")
+        headers = response.headers
+        headers["Content-Security-Policy"] = CSP + ("; frame-ancestors *" if framable else "; frame-ancestors 'none'")
+        if not framable:
+            headers["X-Frame-Options"] = "DENY"
+        headers["X-Content-Type-Options"] = "nosniff"
+        headers["Referrer-Policy"] = "same-origin"
+        if request.path.startswith("/api/") or g.get("carries_token"):
+            headers["Cache-Control"] = "no-store"
+        return response
+
+    # Outermost first: the forwarded address must be in place before Socket.IO sees the request.
+    app.wsgi_app = HeadWithoutBody(app.wsgi_app)
+    if app.config["PROXY_HOPS"]:
+        hops = app.config["PROXY_HOPS"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0)
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def cross_site() -> ServiceError:
+    return ServiceError(403, "cross-origin", "This request came from another site; Quadrille refused it.")
+
+
+class HeadWithoutBody:
+    """Answer HEAD with the headers of GET and no body, on every route. Flask does this for its own routes,
+    but Socket.IO's requests never reach Flask, and a body after a HEAD answer corrupts the next response
+    on a kept-alive connection."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") != "HEAD":
+            return self.app(environ, start_response)
+        body = self.app(environ, start_response)
+        if hasattr(body, "close"):
+            body.close()
+        return []

@@ -1,0 +1,143 @@
+"""python-socketio's server, hardened against what a hostile client sends.
+
+- A packet that does not decode (junk, deep nesting, an id of a hundred digits, a binary packet: the pages
+  never send binary) is refused: it is logged once per socket at warning, without a traceback, and when its
+  acknowledgement id can be read the client is answered `bad-request`.
+- An event must be `[name, payload]` with a known name: any other shape, an unknown name, or a name that
+  only the server may raise (`connect`, `disconnect`) is answered with an error and never dispatched, so a
+  client cannot, say, run the disconnect handler while it stays connected.
+- Before anything else runs, `gate(sid)` spends the socket's budget; an event over budget is answered
+  `rate-limited`, and a socket that keeps sending after many refusals is closed.
+- Each socket's events run one at a time, in order, in one task per socket (python-socketio starts a task
+  per event): a flood on one socket waits behind itself instead of in front of every other socket.
+- Acknowledgements from clients are ignored quietly: the server never asks for one.
+"""
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections import deque
+from typing import Callable
+
+import socketio
+from socketio import packet
+
+log = logging.getLogger("quadrille.sockets")
+
+RESERVED_EVENTS = frozenset({"connect", "connect_error", "disconnect", "disconnecting", "newListener",
+                             "removeListener", "message"})
+_EVENT_ID = re.compile(r"2(?:/[^,]{0,100},)?(\d{1,15})(?!\d)")
+
+
+def refusal(error: str, reason: str) -> dict:
+    return {"ok": False, "error": error, "reason": reason}
+
+
+class GuardedServer(socketio.Server):
+    """Installed on Flask-SocketIO's server by `harden(socketio, gate)`."""
+
+    gate: Callable[[str], dict | None] = staticmethod(lambda sid: None)
+    should_close: Callable[[str], bool] = staticmethod(lambda sid: False)
+
+    def _guard_init(self) -> None:
+        self._queues: dict[str, deque] = {}
+        self._queue_lock = threading.Lock()
+        self._warned: set[str] = set()
+
+    # -- packets -------------------------------------------------------------------------------------
+    def _handle_eio_message(self, eio_sid, data):
+        if not isinstance(data, str):
+            return self._refuse_packet(eio_sid, data, "a binary packet")
+        try:
+            return super()._handle_eio_message(eio_sid, data)
+        except Exception as exc:  # noqa: BLE001 - whatever the decoder raises, the client sent it
+            return self._refuse_packet(eio_sid, data, f"{type(exc).__name__}: {str(exc)[:80]}")
+
+    def _refuse_packet(self, eio_sid, data, why: str) -> None:
+        self._binary_packet.pop(eio_sid, None)
+        if eio_sid not in self._warned:
+            self._warned.add(eio_sid)
+            address = (self.environ.get(eio_sid) or {}).get("REMOTE_ADDR", "?")
+            log.warning("refused a malformed Socket.IO packet from %s (%s); further ones from this socket "
+                        "are refused without a log line", address, why)
+        sid = self.manager.sid_from_eio_sid(eio_sid, "/")
+        if sid is None:
+            return
+        answer = self._spend(sid) or refusal("bad-request", "That message could not be read.")
+        match = _EVENT_ID.match(data) if isinstance(data, str) else None
+        if match:
+            self._answer(eio_sid, "/", int(match.group(1)), answer)
+
+    def _handle_ack(self, eio_sid, namespace, id, data):
+        sid = self.manager.sid_from_eio_sid(eio_sid, namespace or "/")
+        if sid is not None:
+            self._spend(sid)
+
+    def _handle_eio_disconnect(self, eio_sid, reason=None):
+        self._warned.discard(eio_sid)
+        return super()._handle_eio_disconnect(eio_sid, reason)
+
+    # -- events --------------------------------------------------------------------------------------
+    def _handle_event(self, eio_sid, namespace, id, data):
+        namespace = namespace or "/"
+        sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
+        if sid is None or not self.manager.is_connected(sid, namespace):
+            return
+        answer = self._spend(sid) or self._check_shape(namespace, data)
+        if answer is not None:
+            if id is not None:
+                self._answer(eio_sid, namespace, id, answer)
+            return
+        if not self.async_handlers:  # Flask-SocketIO's test client runs events inline
+            return self._handle_event_internal(self, sid, eio_sid, data, namespace, id)
+        with self._queue_lock:
+            queue = self._queues.get(sid)
+            start = queue is None
+            if start:
+                queue = self._queues[sid] = deque()
+            queue.append((eio_sid, data, namespace, id))
+        if start:
+            self.start_background_task(self._drain, sid)
+
+    def _drain(self, sid: str) -> None:
+        """Run one socket's events in order until its queue is empty."""
+        while True:
+            with self._queue_lock:
+                queue = self._queues[sid]
+                if not queue:
+                    del self._queues[sid]
+                    return
+                eio_sid, data, namespace, id = queue.popleft()
+            try:
+                self._handle_event_internal(self, sid, eio_sid, data, namespace, id)
+            except Exception:  # a handler's own bug: it is logged there; the queue must go on
+                log.exception("socket event failed")
+
+    def _check_shape(self, namespace: str, data) -> dict | None:
+        if not isinstance(data, list) or not data or not isinstance(data[0], str) or len(data) > 2:
+            return refusal("bad-request", "An event is a name and one payload object.")
+        name = data[0]
+        if name in RESERVED_EVENTS or name not in self.handlers.get(namespace, {}):
+            shown = name if len(name) <= 40 and name.isprintable() else name[:40].encode("unicode_escape").decode()
+            return refusal("unknown-event", f"There is no event called {shown!r}.")
+        return None
+
+    def _spend(self, sid: str) -> dict | None:
+        answer = self.gate(sid)
+        if answer is not None and self.should_close(sid):
+            log.warning("closing a socket that kept sending over its budget")
+            self.start_background_task(self.disconnect, sid)
+        return answer
+
+    def _answer(self, eio_sid, namespace, id, answer: dict) -> None:
+        self._send_packet(eio_sid, self.packet_class(packet.ACK, namespace=namespace, id=id, data=[answer]))
+
+
+def harden(server: socketio.Server, gate: Callable[[str], dict | None], should_close: Callable[[str], bool]):
+    """Turn Flask-SocketIO's server into a GuardedServer in place (Flask-SocketIO builds the server itself)."""
+    server.__class__ = GuardedServer
+    server._guard_init()
+    server.gate = gate
+    server.should_close = should_close
+    return server
