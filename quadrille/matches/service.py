@@ -23,6 +23,7 @@ from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
+from .offers import Offers
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
@@ -44,6 +45,7 @@ class Match:
     computer: dict = field(default_factory=dict)    # seat -> level, for the seats the computer plays
     paused: bool = False                            # the computer waits (a demo's P key)
     votes: dict = field(default_factory=dict)       # seat -> {voter seat: when}, to hand it to the computer
+    offers: Offers = field(default_factory=Offers)  # offers between the players (a rematch)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -165,6 +167,8 @@ class MatchService:
             match.computer[data["seat"]] = data["level"]
         elif kind == "human":
             match.computer.pop(data["seat"], None)
+        elif kind in ("offer", "decline", "rematch"):
+            match.offers.apply(kind, data)
         else:  # pragma: no cover - storage only ever holds the kinds above
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -209,6 +213,8 @@ class MatchService:
             "players": board.players,
             "seats": [self._seat_entry(match, s) for s in match.row.seats],
             "paused": match.paused,
+            "offers": match.offers.to_dict(),
+            "rematch": match.offers.rematch,
         }
 
     @staticmethod
@@ -279,25 +285,35 @@ class MatchService:
             raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
 
         token, now = new_token(), time.time()
+        seat_rows = [SeatRow(seat=seat, kind="ai" if seat in computer else "human",
+                             token_hash=hash_token(token) if seat in held else None,
+                             name=(player or f"Player {seat}") if seat in held else None,
+                             claimed=now if seat in held else None)
+                     for seat in range(1, board.players + 1)]
+        match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer)
+        mine = [s for s in held if s not in computer]
+        return {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
+
+    def _insert(self, game: games.Game, board, mode: str, name: str | None, seats: list[SeatRow],
+                computer: dict, started: bool | None = None) -> Match:
+        """Store a new match whose seats are already decided, cache it, and let the computer start.
+        `started`: a match that would wait for its creator's start may begin at once (a rematch)."""
+        now = time.time()
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
-                       name=name.lower() if name else None, created=now,
+                       name=name, created=now, seats=seats,
                        meta={"computer": {str(seat): level for seat, level in computer.items()}} if computer else {})
-        for seat in range(1, board.players + 1):
-            mine = seat in held
-            row.seats.append(SeatRow(seat=seat, kind="ai" if seat in computer else "human",
-                                     token_hash=hash_token(token) if mine else None,
-                                     name=(player or f"Player {seat}") if mine else None,
-                                     claimed=now if mine else None))
         row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
                       for i, m in enumerate(board.moves)]
+        waits = _needs_start(game, mode)
+        if waits and started:
+            row.events.append(EventRow(seq=len(row.events) + 1, kind="start", data={"options": {}}, seat=1, at=now))
         self.storage.create_match(row)
-        match = Match(row=row, board=board, version=len(row.events), started=not _needs_start(game, mode),
-                      move_seats=[None] * len(row.events), computer=computer)
+        match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
+                      move_seats=[None] * len(board.moves), computer=computer)
         with self._cache_lock:
             self._cache[row.id] = match
         self._wake_computer(match)
-        mine = [s for s in held if s not in computer]
-        return {"match": row.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
+        return match
 
     @staticmethod
     def _within_form(game: games.Game, options: dict) -> dict:
@@ -625,16 +641,54 @@ class MatchService:
             return self._publish(match)
 
     def rematch(self, match_id, token) -> dict:
-        """A new online match with the same options; the asker takes the other colour."""
+        """Offer a rematch once the game is over, or accept the one offered: when every player of the
+        finished match agrees (at once on one screen or against the computer), a new match starts with the
+        same options, the seats turned by one (in a two-player game, sides swapped), each seat held by
+        the same player's token as before, so that nobody else, not even a spectator who follows, can take
+        one. Until then the answer is the STATE with the pending offer; then it is the new match."""
         match = self._get(match_id)
         with match.lock:
             seats = self._authorise(match, token)
-            players = match.board.players
-            name = next((s.name for s in match.row.seats if s.seat == seats[0]), None)
-        seat = seats[0] % players + 1 if match.row.mode == "online" else 1
-        created = self.create(match.row.game, dict(match.row.options), match.row.mode, seats=[seat], player=name)
-        self.listener(match.id, "rematch", {"match": created["match"], "from": match.id})
-        return created
+            if match.offers.rematch is None:
+                match.offers.check_offer("rematch", seats, over=match.outcome() is not None)
+                agreed = match.offers.pending.get("rematch", set()) | set(seats)
+                if not set(match.humans()) <= agreed:
+                    self._record_event(match, "offer", {"offer": "rematch", "seat": seats[0]}, seats[0])
+                    return self._publish(match)
+                new = self._create_rematch(match)
+                self._record_event(match, "rematch", {"match": new.id}, seats[0])
+                self._publish(match)
+                self.listener(match.id, "rematch", {"match": new.id, "from": match.id})
+            new_id, players = match.offers.rematch, match.board.players
+        new = self._get(new_id)
+        mine = [self._turned(seat, players, match.row.mode) for seat in seats]
+        mine = [seat for seat in mine if seat not in new.computer]
+        return {"match": new_id, "seat": mine[0] if mine else None, "seats": sorted(mine), "token": token,
+                "created": True}
+
+    @staticmethod
+    def _turned(seat: int, players: int, mode: str) -> int:
+        """A seat's number in the rematch: turned by one, except on one screen where nothing changes."""
+        return seat if mode == "local" else seat % players + 1
+
+    def _create_rematch(self, match: Match) -> Match:
+        game, mode, players = games.get(match.row.game), match.row.mode, match.board.players
+        turned = lambda seat: self._turned(seat, players, mode)  # noqa: E731
+        computer = {turned(seat): level for seat, level in match.computer.items()}
+        seats = sorted((SeatRow(seat=turned(s.seat), kind="ai" if turned(s.seat) in computer else "human",
+                                token_hash=s.token_hash, name=s.name, claimed=s.claimed)
+                        for s in match.row.seats), key=lambda s: s.seat)
+        board = game.new(**match.row.options)
+        return self._insert(game, board, mode, None, seats, computer, started=True)
+
+    def decline(self, match_id, token, kind="rematch") -> dict:
+        """Decline another player's offer; the offer cannot be made again."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            match.offers.check_decline(kind, seats)
+            self._record_event(match, "decline", {"offer": kind, "seat": seats[0]}, seats[0])
+            return self._publish(match)
 
     @staticmethod
     def _format(extension) -> tuple[games.Game, object]:

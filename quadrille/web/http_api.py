@@ -42,7 +42,7 @@ def bearer_token() -> str | None:
 
 def with_links(created: dict) -> dict:
     """Add the match's page address and its invite link (the same page: the first visitor takes a free seat)."""
-    if created.get("match"):
+    if created.get("match") and "created" in created:  # a new match, not a STATE
         url = public_url("pages.match_page", match_id=created["match"])
         created = {**created, "url": url, "invite": url}
     return created
@@ -125,7 +125,8 @@ def play_move(match_id):
 @bp.post("/matches/<match_id>/<action>")
 def match_action(match_id, action):
     """Match decisions: takeback, rewind {"to"}, resign, start {"computer_level"?}, rematch, pause {"paused"},
-    computer {"seat", "level"} (hand an absent player's seat to the computer), reclaim (take it back)."""
+    computer {"seat", "level"} (hand an absent player's seat to the computer), reclaim (take it back),
+    decline {"offer"} (another player's offer)."""
     body = json_body(optional=True)
     svc, token = service(), bearer_token()
     actions = {
@@ -137,6 +138,7 @@ def match_action(match_id, action):
         "reclaim": lambda: svc.take_back_seat(match_id, token),
         "computer": lambda: svc.hand_to_computer(match_id, token, body.get("seat"), body.get("level", 1)),
         "rematch": lambda: with_links(svc.rematch(match_id, token)),
+        "decline": lambda: svc.decline(match_id, token, body.get("offer", "rematch")),
     }
     if action not in actions:
         raise ServiceError(404, "not-found", "There is no such action.")

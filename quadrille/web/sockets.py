@@ -132,6 +132,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     decision("computer", lambda d: service.hand_to_computer(d.get("match"), d.get("token"), d.get("seat"),
                                                             d.get("level", 1)))
     decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token")))
+    decision("decline", lambda d: service.decline(d.get("match"), d.get("token"), d.get("offer", "rematch")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
 
     @socketio.on("disconnect")

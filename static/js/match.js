@@ -94,9 +94,11 @@
     socket.on("connect", watch);
     socket.on("state", (s) => applyState(s));
     socket.on("presence", (p) => { presence = p; renderStatus(); renderComputerControls(); });
+    // Every player agreed to a rematch: the new match's seats belong to the same players' tokens, so each
+    // page carries its token over; spectators follow to watch.
     socket.on("rematch", (r) => {
-      if (!mySeats.length) return;
-      ask("A rematch is offered.", [["Join the rematch", () => { window.location.href = `/m/${r.match}`; }], ["Not now", null]]);
+      if (token && mySeats.length) Tokens.set(r.match, token);
+      window.location.href = `${embed ? "/embed/" : "/m/"}${r.match}`;
     });
     socket.on("disconnect", () => message("Connection lost; reconnecting…"));
     socket.io.on("reconnect", () => message(""));
@@ -167,6 +169,19 @@
       $("ply-label").textContent = replay ? `move ${replay.ply} of ${state.moves.length}` : "live";
     }
 
+    function renderOffers() {
+      const offered = (state.offers && state.offers.rematch) || [];
+      const others = offered.filter((s) => !mySeats.includes(s));
+      const mine = offered.some((s) => mySeats.includes(s));
+      $("rematch").disabled = mine;
+      if (others.length && !mine && mySeats.length && !dialog.open && shownOffer !== state.version) {
+        shownOffer = state.version;
+        ask(`${others.map(label).join(" and ")} ${others.length > 1 ? "offer" : "offers"} a rematch.`,
+          [["Accept", offerRematch], ["Decline", () => ctx.emit("decline", { offer: "rematch" })]]);
+      }
+    }
+    let shownOffer = null;
+
     function renderControls() {
       const local = state.mode !== "online" && mySeats.length > 0;
       const online = state.mode === "online" && mySeats.length > 0;
@@ -176,6 +191,7 @@
       $("restart").disabled = !state.moves.length;
       $("resign").hidden = !online || !!state.outcome || state.players !== 2;
       $("rematch").hidden = !online || !state.outcome;
+      renderOffers();
       $("continue-here").hidden = !(local && replay);
       const startBox = $("start-box");
       startBox.hidden = !(state.started === false && mySeats.includes(1));
@@ -236,9 +252,14 @@
     $("takeback").addEventListener("click", () => ctx.emit("takeback", {}));
     $("restart").addEventListener("click", restart);
     $("resign").addEventListener("click", () => ask("Resign this game?", [["Resign", () => ctx.emit("resign", {})], ["Keep playing", null]]));
-    $("rematch").addEventListener("click", () => ctx.emit("rematch", {}, (ack) => {
-      if (ack.ok) { Tokens.set(ack.match, ack.token); window.location.href = `/m/${ack.match}`; }
-    }));
+    function offerRematch() {
+      ctx.emit("rematch", {}, (ack) => {
+        if (!ack.ok) return;
+        if (ack.match) { Tokens.set(ack.match, ack.token); window.location.href = `${embed ? "/embed/" : "/m/"}${ack.match}`; }
+        else message("Rematch offered; waiting for the other players.");
+      });
+    }
+    $("rematch").addEventListener("click", offerRematch);
     $("start-match").addEventListener("click", () => ctx.emit("start", {}));
     if ($("copy-link")) {
       $("copy-link").addEventListener("click", async () => {
@@ -298,9 +319,7 @@
       if ((event.key === "p" || event.key === "P") && !$("pause").hidden) togglePause();
       else if (event.key === "r" || event.key === "R") {
         if (state.mode !== "online" && mySeats.length) restart();
-        else if (state.outcome && mySeats.length) ctx.emit("rematch", {}, (ack) => {
-          if (ack.ok) { Tokens.set(ack.match, ack.token); window.location.href = `/m/${ack.match}`; }
-        });
+        else if (state.outcome && mySeats.length) offerRematch();
       } else if (event.key === "Escape") {
         if (!embed) ask("Leave this match? It stays saved; you can come back with its link.",
           [["Leave", () => { window.location.href = "/"; }], ["Stay", null]]);

@@ -215,19 +215,63 @@ def test_a_finished_matchs_name_starts_a_new_match(service):
     assert again["created"] and again["match"] != first["match"]
 
 
-def test_resign_and_rematch(service):
+def test_resign_and_rematch_by_consent(service):
     created = service.create("trails", None, "online")
     match = created["match"]
     other = service.claim(match)
     assert error_of(service.resign, match, "nobody").status == 401
+    assert error_of(service.rematch, match, other["token"]).error == "game-not-over"
     state = service.resign(match, other["token"])
     assert state["outcome"]["winners"] == [1] and state["outcome"]["reason"] == "resigned"
     assert state["turn"] is None and state["legal"] == []
     assert error_of(service.play, match, created["token"], "right").error == "game-over"
-    rematch = service.rematch(match, other["token"])
-    assert rematch["seat"] == 1  # the asker played seat 2, so takes seat 1 now
-    assert service.events[-1][1:] == ("rematch", {"match": rematch["match"], "from": match})
-    assert error_of(service.resign, rematch["match"], other["token"]).status == 401  # tokens are per match
+
+    offered = service.rematch(match, other["token"])  # an offer: the other player has not agreed yet
+    assert offered["offers"] == {"rematch": [2]} and offered["rematch"] is None
+    assert error_of(service.rematch, match, other["token"]).error == "already-offered"
+    assert error_of(service.decline, match, other["token"]).error == "no-offer"  # not one's own offer
+    version = service.state(match)["version"]
+    assert error_of(service.rematch, match, "a spectator").status == 401
+    assert service.state(match)["version"] == version
+
+    accepted = service.rematch(match, created["token"])  # the other player agrees: the rematch starts
+    new = accepted["match"]
+    assert accepted["seat"] == 2 and accepted["token"] == created["token"]  # sides swapped, same token
+    assert service.events[-1][1:] == ("rematch", {"match": new, "from": match})
+    assert service.rematch(match, other["token"])["seats"] == [1]  # asking again only says where it is
+    fresh = service.state(new)
+    assert [s["taken"] for s in fresh["seats"]] == [True, True]  # no free seat for a stranger to take
+    assert error_of(service.claim, new).error == "no-free-seat"
+    assert error_of(service.play, new, created["token"], "right").error == "not-your-turn"
+    assert service.play(new, other["token"], "right")["version"] == 1  # the old seat 2 moves first now
+
+
+def test_a_declined_rematch_cannot_be_offered_again(service):
+    created = service.create("trails", None, "online")
+    match = created["match"]
+    other = service.claim(match)
+    service.resign(match, created["token"])
+    service.rematch(match, created["token"])
+    state = service.decline(match, other["token"])
+    assert state["offers"] == {} and state["rematch"] is None
+    assert error_of(service.rematch, match, created["token"]).error == "offer-declined"
+    assert error_of(service.decline, match, other["token"], "draw").error == "bad-offer"
+
+
+def test_a_rematch_against_the_computer_swaps_sides_at_once(service):
+    created = service.create("trails", {"size": 5}, "ai", ai={"seats": [2], "level": 1})
+    match = created["match"]
+    state = service.state(match)
+    while state["outcome"] is None:
+        if state["turn"] == 1:
+            state = service.play(match, created["token"], state["legal"][0])
+        else:  # no computer process here: the test plays the computer's seat through the service
+            state = service.play_computer(match, state["version"], 2, state["legal"][0])
+    again = service.rematch(match, created["token"])
+    fresh = service.state(again["match"])
+    assert again["seats"] == [2] and fresh["mode"] == "ai"
+    assert fresh["seats"][0] == {"seat": 1, "taken": True, "name": "ai", "kind": "ai", "level": 1}
+    assert service.rematch(match, created["token"])["match"] == again["match"]  # once, not one per click
 
 
 def test_racing_clients_get_one_success_and_a_clear_refusal(service):
