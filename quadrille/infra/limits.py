@@ -60,13 +60,13 @@ class Budgets:
             return self._open.get(address, 0)
 
     # -- events ------------------------------------------------------------------------------------
-    def event(self, sid: str, address: str, player: bool) -> bool:
-        """Spend one event of the socket's budget and of its address's; False when either is spent."""
+    def event(self, sid: str, address: str, player: bool, cost: int = 1) -> bool:
+        """Spend `cost` of the socket's budget and of its address's; False when either is spent."""
         if not self.enabled:
             return True
         per_socket = self.player_events if player else self.spectator_events
-        allowed = (self.limiter.hit(per_socket, "socket", sid)
-                   and self.limiter.hit(self.address_events, "address", address))
+        allowed = (self.limiter.hit(per_socket, "socket", sid, cost=cost)
+                   and self.limiter.hit(self.address_events, "address", address, cost=cost))
         with self._lock:
             if allowed:
                 self._refusals.pop(sid, None)

@@ -6,10 +6,13 @@
 - An event must be `[name, payload]` with a known name: any other shape, an unknown name, or a name that
   only the server may raise (`connect`, `disconnect`) is answered with an error and never dispatched, so a
   client cannot, say, run the disconnect handler while it stays connected.
-- Before anything else runs, `gate(sid)` spends the socket's budget; an event over budget is answered
+- Before anything else runs, `gate(sid, event)` spends the socket's budget (an event's cost depends on its
+  name; anything malformed costs as much as the dearest event); an event over budget is answered
   `rate-limited`, and a socket that keeps sending after many refusals is closed.
-- Each socket's events run one at a time, in order, in one task per socket (python-socketio starts a task
-  per event): a flood on one socket waits behind itself instead of in front of every other socket.
+- Each socket's packets are read and checked by that socket's own reader, which yields to the others after
+  each packet, and its events run one at a time, in order, in one task per socket (python-engineio and
+  python-socketio would start a task per message): a flood on one socket waits behind itself instead of in
+  front of every other socket.
 - Acknowledgements from clients are ignored quietly: the server never asks for one.
 """
 from __future__ import annotations
@@ -37,7 +40,7 @@ def refusal(error: str, reason: str) -> dict:
 class GuardedServer(socketio.Server):
     """Installed on Flask-SocketIO's server by `harden(socketio, gate)`."""
 
-    gate: Callable[[str], dict | None] = staticmethod(lambda sid: None)
+    gate: Callable[[str, str | None], dict | None] = staticmethod(lambda sid, event: None)
     should_close: Callable[[str], bool] = staticmethod(lambda sid: False)
 
     def _guard_init(self) -> None:
@@ -47,12 +50,16 @@ class GuardedServer(socketio.Server):
 
     # -- packets -------------------------------------------------------------------------------------
     def _handle_eio_message(self, eio_sid, data):
-        if not isinstance(data, str):
-            return self._refuse_packet(eio_sid, data, "a binary packet")
         try:
-            return super()._handle_eio_message(eio_sid, data)
+            if not isinstance(data, str):
+                self._refuse_packet(eio_sid, data, "a binary packet")
+            else:
+                super()._handle_eio_message(eio_sid, data)
         except Exception as exc:  # noqa: BLE001 - whatever the decoder raises, the client sent it
-            return self._refuse_packet(eio_sid, data, f"{type(exc).__name__}: {str(exc)[:80]}")
+            self._refuse_packet(eio_sid, data, f"{type(exc).__name__}: {str(exc)[:80]}")
+        finally:
+            if self.async_handlers:
+                self.sleep(0)  # let every other socket's reader and task run before this one reads on
 
     def _refuse_packet(self, eio_sid, data, why: str) -> None:
         self._binary_packet.pop(eio_sid, None)
@@ -64,7 +71,7 @@ class GuardedServer(socketio.Server):
         sid = self.manager.sid_from_eio_sid(eio_sid, "/")
         if sid is None:
             return
-        answer = self._spend(sid) or refusal("bad-request", "That message could not be read.")
+        answer = self._spend(sid, None) or refusal("bad-request", "That message could not be read.")
         match = _EVENT_ID.match(data) if isinstance(data, str) else None
         if match:
             self._answer(eio_sid, "/", int(match.group(1)), answer)
@@ -72,7 +79,7 @@ class GuardedServer(socketio.Server):
     def _handle_ack(self, eio_sid, namespace, id, data):
         sid = self.manager.sid_from_eio_sid(eio_sid, namespace or "/")
         if sid is not None:
-            self._spend(sid)
+            self._spend(sid, None)
 
     def _handle_eio_disconnect(self, eio_sid, reason=None):
         self._warned.discard(eio_sid)
@@ -84,7 +91,8 @@ class GuardedServer(socketio.Server):
         sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
         if sid is None or not self.manager.is_connected(sid, namespace):
             return
-        answer = self._spend(sid) or self._check_shape(namespace, data)
+        name = data[0] if isinstance(data, list) and data and isinstance(data[0], str) else None
+        answer = self._spend(sid, name) or self._check_shape(namespace, data)
         if answer is not None:
             if id is not None:
                 self._answer(eio_sid, namespace, id, answer)
@@ -113,6 +121,7 @@ class GuardedServer(socketio.Server):
                 self._handle_event_internal(self, sid, eio_sid, data, namespace, id)
             except Exception:  # a handler's own bug: it is logged there; the queue must go on
                 log.exception("socket event failed")
+            self.sleep(0)
 
     def _check_shape(self, namespace: str, data) -> dict | None:
         if not isinstance(data, list) or not data or not isinstance(data[0], str) or len(data) > 2:
@@ -123,8 +132,8 @@ class GuardedServer(socketio.Server):
             return refusal("unknown-event", f"There is no event called {shown!r}.")
         return None
 
-    def _spend(self, sid: str) -> dict | None:
-        answer = self.gate(sid)
+    def _spend(self, sid: str, event: str | None) -> dict | None:
+        answer = self.gate(sid, event)
         if answer is not None and self.should_close(sid):
             log.warning("closing a socket that kept sending over its budget")
             self.start_background_task(self.disconnect, sid)
@@ -134,10 +143,16 @@ class GuardedServer(socketio.Server):
         self._send_packet(eio_sid, self.packet_class(packet.ACK, namespace=namespace, id=id, data=[answer]))
 
 
-def harden(server: socketio.Server, gate: Callable[[str], dict | None], should_close: Callable[[str], bool]):
+def harden(server: socketio.Server, gate: Callable[[str, str | None], dict | None],
+           should_close: Callable[[str], bool]):
     """Turn Flask-SocketIO's server into a GuardedServer in place (Flask-SocketIO builds the server itself)."""
     server.__class__ = GuardedServer
     server._guard_init()
+    # Engine.IO holds the handlers bound when the server was built: bind the guarded ones, and have each
+    # socket's reader handle its own messages instead of starting a task per message.
+    server.eio.async_handlers = False
+    server.eio.on("message", server._handle_eio_message)
+    server.eio.on("disconnect", server._handle_eio_disconnect)
     server.gate = gate
     server.should_close = should_close
     return server

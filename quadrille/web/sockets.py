@@ -24,6 +24,11 @@ from .socketio_server import harden, refusal
 log = logging.getLogger("quadrille")
 
 RATE_LIMITED = refusal("rate-limited", "Too many messages at once; wait a few seconds and try again.")
+# What an event costs of its socket's budget: a move or a take-back is one; events that make the server
+# replay a match or broadcast a whole STATE to the room cost more, so that their floods end sooner.
+EVENT_COSTS = {"watch": 2, "claim": 5, "pause": 5, "rematch": 5, "decline": 2, "computer": 5,
+               "reclaim": 5, "start": 5, "rewind": 2}
+MAX_COST = max(EVENT_COSTS.values())
 
 
 def room_of(match_id: str) -> str:
@@ -37,10 +42,11 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     def address() -> str:
         return request.remote_addr or "?"
 
-    def gate(sid: str) -> dict | None:
+    def gate(sid: str, event: str | None) -> dict | None:
         environ = socketio.server.get_environ(sid) or {}
         player = bool(presence.seats_of(sid))
-        return None if budgets.event(sid, environ.get("REMOTE_ADDR") or "?", player) else RATE_LIMITED
+        cost = EVENT_COSTS.get(event, 1) if event is not None else MAX_COST
+        return None if budgets.event(sid, environ.get("REMOTE_ADDR") or "?", player, cost) else RATE_LIMITED
 
     harden(socketio.server, gate, budgets.should_close)
 

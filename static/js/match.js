@@ -226,17 +226,35 @@
     }, (ack) => { if (ack.ok && ack.waiting_for) message(`Waiting for ${ack.waiting_for.map(label).join(", ")} to agree.`); }));
 
     // -- stepping through the game ---------------------------------------------
+    // Positions come from the server. Held arrow keys ask for one at most every STEP_INTERVAL ms (the
+    // latest wins), which keeps a fast reader well inside the socket's budget.
+    const STEP_INTERVAL = 120;
+    let wanted = null, fetching = false, lastFetch = 0, stepSeq = 0, liveSeq = 0;
     function stepTo(ply) {
       const last = state.moves.length;
       ply = Math.max(0, Math.min(ply, last));
-      if (ply === last) { replay = null; render(); return; }
+      stepSeq += 1;
+      if (ply === last) { wanted = null; replay = null; liveSeq = stepSeq; render(); return; }
+      wanted = ply;
+      $("ply-label").textContent = `move ${ply} of ${last}`;
+      fetchWanted();
+    }
+    function fetchWanted() {
+      if (fetching || wanted === null) return;
+      const wait = lastFetch + STEP_INTERVAL - Date.now();
+      fetching = true;
+      if (wait > 0) { setTimeout(() => { fetching = false; fetchWanted(); }, wait); return; }
+      const ply = wanted, seq = stepSeq;
+      lastFetch = Date.now();
       socket.emit("position", { match: matchId, ply }, (ack) => {
+        fetching = false;
+        if (wanted === ply) wanted = null;
         if (!ack.ok) return message(ack.reason, "error");
-        replay = { ply: ack.ply, view: ack.view };
-        render();
+        if (seq > liveSeq) { replay = { ply: ack.ply, view: ack.view }; render(); }
+        fetchWanted();
       });
     }
-    const currentPly = () => (replay ? replay.ply : state.moves.length);
+    const currentPly = () => (wanted !== null ? wanted : replay ? replay.ply : state.moves.length);
     $("step-first").addEventListener("click", () => stepTo(0));
     $("step-back").addEventListener("click", () => stepTo(currentPly() - 1));
     $("step-forward").addEventListener("click", () => stepTo(currentPly() + 1));
@@ -307,9 +325,9 @@
       if (event.target.closest && event.target.closest("input, select, textarea")) return;
       if (dialog.open) return; // the dialog handles Escape itself
       if (event.ctrlKey || event.metaKey || event.altKey) return;
-      if (replay) {
-        if (event.key === "ArrowLeft") stepTo(replay.ply - 1);
-        else if (event.key === "ArrowRight") stepTo(replay.ply + 1);
+      if (replay || wanted !== null) {
+        if (event.key === "ArrowLeft") stepTo(currentPly() - 1);
+        else if (event.key === "ArrowRight") stepTo(currentPly() + 1);
         else if (event.key === "Escape") stepTo(state.moves.length);
         else return;
         event.preventDefault();

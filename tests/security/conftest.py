@@ -1,0 +1,64 @@
+"""Attacks on a real server process (gevent), each measured by a victim's Socket.IO round trips.
+
+The attacker runs in its own process, as a real one would, so that the test process's own work does not
+stand between the victim and the server. Each role has its own loopback address (see clients.py)."""
+from __future__ import annotations
+
+import multiprocessing
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ServerProcess
+from tests.security.clients import Victim
+
+# The finding's bar: whatever one client sends, another client's round trip stays under this.
+WORST_ROUND_TRIP_MS = 250
+
+# Budgets tighter than the defaults (which must let bench/load.py's 400 clients play from one address), so
+# that each attack reaches them within a few seconds.
+SETTINGS = {
+    "CONNECTIONS_PER_ADDRESS": 100,
+    "CONNECTION_RATE": "300 per minute",
+    "MATCH_CREATION_RATE": "40 per minute",
+    "HTTP_RATE": "2000 per minute",
+    "PRESENCE_GRACE": 2.0,
+    "VOTE_TTL": 3.0,
+}
+
+
+@pytest.fixture(scope="module")
+def target(tmp_path_factory):
+    proc = ServerProcess(tmp_path_factory.mktemp("security") / "security.db", "gevent", settings=SETTINGS).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def victim(target):
+    person = Victim(target.url)
+    yield person
+    person.close()
+
+
+def run_attack(victim: Victim, attack, *args, timeout: float = 60):
+    """Run `attack(*args)` in another process while `victim` probes; return what the attack returned."""
+    results = multiprocessing.get_context("fork").Queue()
+
+    def body():
+        results.put(attack(*args))
+    process = multiprocessing.get_context("fork").Process(target=body, daemon=True)
+    process.start()
+    victim.probe_while(process.is_alive)
+    process.join(timeout)
+    assert process.exitcode == 0, f"the attack itself failed (exit code {process.exitcode})"
+    return results.get(timeout=5)
+
+
+def log_of(server: ServerProcess) -> str:
+    return Path(server.log).read_text(errors="replace")
+
+
+def tracebacks(text: str) -> int:
+    return len(re.findall(r"^Traceback \(most recent call last\)", text, re.M))
