@@ -33,6 +33,15 @@ RESERVED_EVENTS = frozenset({"connect", "connect_error", "disconnect", "disconne
 _EVENT_ID = re.compile(r"2(?:/[^,]{0,100},)?(\d{1,15})(?!\d)")
 
 
+def warn_once(environ: dict, what: str) -> None:
+    """Log a refused packet once per connection (its WSGI environ), at warning, without a traceback."""
+    if environ.get("quadrille.refused"):
+        return
+    environ["quadrille.refused"] = True
+    log.warning("refused %s from %s; further refusals on this connection are not logged", what,
+                environ.get("REMOTE_ADDR", "?"))
+
+
 def refusal(error: str, reason: str) -> dict:
     return {"ok": False, "error": error, "reason": reason}
 
@@ -46,7 +55,6 @@ class GuardedServer(socketio.Server):
     def _guard_init(self) -> None:
         self._queues: dict[str, deque] = {}
         self._queue_lock = threading.Lock()
-        self._warned: set[str] = set()
 
     # -- packets -------------------------------------------------------------------------------------
     def _handle_eio_message(self, eio_sid, data):
@@ -63,11 +71,7 @@ class GuardedServer(socketio.Server):
 
     def _refuse_packet(self, eio_sid, data, why: str) -> None:
         self._binary_packet.pop(eio_sid, None)
-        if eio_sid not in self._warned:
-            self._warned.add(eio_sid)
-            address = (self.environ.get(eio_sid) or {}).get("REMOTE_ADDR", "?")
-            log.warning("refused a malformed Socket.IO packet from %s (%s); further ones from this socket "
-                        "are refused without a log line", address, why)
+        warn_once(self.environ.get(eio_sid) or {}, f"a malformed Socket.IO packet ({why})")
         sid = self.manager.sid_from_eio_sid(eio_sid, "/")
         if sid is None:
             return
@@ -81,15 +85,13 @@ class GuardedServer(socketio.Server):
         if sid is not None:
             self._spend(sid, None)
 
-    def _handle_eio_disconnect(self, eio_sid, reason=None):
-        self._warned.discard(eio_sid)
-        return super()._handle_eio_disconnect(eio_sid, reason)
-
     # -- events --------------------------------------------------------------------------------------
     def _handle_event(self, eio_sid, namespace, id, data):
         namespace = namespace or "/"
         sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
         if sid is None or not self.manager.is_connected(sid, namespace):
+            if id is not None:
+                self._answer(eio_sid, namespace, id, refusal("not-connected", "Connect before sending events."))
             return
         name = data[0] if isinstance(data, list) and data and isinstance(data[0], str) else None
         answer = self._spend(sid, name) or self._check_shape(namespace, data)
@@ -143,6 +145,40 @@ class GuardedServer(socketio.Server):
         self._send_packet(eio_sid, self.packet_class(packet.ACK, namespace=namespace, id=id, data=[answer]))
 
 
+ENGINEIO_PACKET_TYPES = "0123456"
+
+
+class _CheckedWebSocket:
+    """The WebSocket an Engine.IO session reads from, except that frames which are not Engine.IO packets
+    (python-engineio would raise while decoding them, out of the WSGI call, as a 500 and a traceback) are
+    dropped, and logged once per connection."""
+
+    def __init__(self, ws, environ: dict):
+        self._ws = ws
+        self._environ = environ
+
+    def __getattr__(self, name):
+        return getattr(self._ws, name)
+
+    def wait(self):
+        while True:
+            frame = self._ws.wait()
+            if frame is None or isinstance(frame, bytes) or (frame and frame[0] in ENGINEIO_PACKET_TYPES):
+                return frame
+            warn_once(self._environ, "a WebSocket frame that is not an Engine.IO packet")
+
+
+def _checked_websockets(websocket_class):
+    class CheckedWebSocketWSGI:
+        def __init__(self, handler, server):
+            self._handler, self._server = handler, server
+
+        def __call__(self, environ, start_response):
+            inner = websocket_class(lambda ws: self._handler(_CheckedWebSocket(ws, environ)), self._server)
+            return inner(environ, start_response)
+    return CheckedWebSocketWSGI
+
+
 def harden(server: socketio.Server, gate: Callable[[str, str | None], dict | None],
            should_close: Callable[[str], bool]):
     """Turn Flask-SocketIO's server into a GuardedServer in place (Flask-SocketIO builds the server itself)."""
@@ -151,6 +187,8 @@ def harden(server: socketio.Server, gate: Callable[[str, str | None], dict | Non
     # Engine.IO holds the handlers bound when the server was built: bind the guarded ones, and have each
     # socket's reader handle its own messages instead of starting a task per message.
     server.eio.async_handlers = False
+    if server.eio._async.get("websocket") is not None:
+        server.eio._async = {**server.eio._async, "websocket": _checked_websockets(server.eio._async["websocket"])}
     server.eio.on("message", server._handle_eio_message)
     server.eio.on("disconnect", server._handle_eio_disconnect)
     server.gate = gate

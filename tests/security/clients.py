@@ -11,7 +11,7 @@ import http.client
 import json
 import socket
 import time
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 import websocket
 
@@ -44,24 +44,30 @@ class RawSocket:
         self.answers: dict[int, object] = {}
         if connect:
             self.ws.send("40")
-            reply = self._recv_packet()
+            reply = ""
+            while not reply:
+                reply = self._recv_packet()
             if reply.startswith("44"):
                 raise Refused(reply[2:])
             assert reply.startswith("40"), reply
 
     def _recv_packet(self) -> str:
-        while True:
-            frame = self.ws.recv()
-            if frame == "2":  # Engine.IO ping
-                self.ws.send("3")
-                continue
-            return frame
+        frame = self.ws.recv()
+        if frame == "2":  # Engine.IO ping: answered, and nothing for the caller
+            self.ws.send("3")
+            return ""
+        return frame
 
     def send_raw(self, frame) -> None:
+        """A frame as given: bytes as a binary frame, text as a text frame (text that is not valid
+        Unicode, such as a lone surrogate, goes out as the invalid UTF-8 it encodes to)."""
         if isinstance(frame, bytes):
             self.ws.send_binary(frame)
-        else:
+            return
+        try:
             self.ws.send(frame)
+        except UnicodeEncodeError:
+            self.ws.send(frame.encode("utf-8", "surrogatepass"), opcode=websocket.ABNF.OPCODE_TEXT)
 
     def emit(self, event: str, *args) -> int:
         """Send an event asking for an answer; returns its id."""
@@ -126,7 +132,7 @@ def request(url: str, method: str, path: str, body=None, address: str = SETUP, h
             headers.setdefault("Content-Type", "application/json")
         if isinstance(data, str):
             data = data.encode("utf-8", "surrogatepass")
-        conn.request(method, path, body=data, headers=headers)
+        conn.request(method, quote(path, safe="/?=&%:;,+"), body=data, headers=headers)
         response = conn.getresponse()
         text = response.read().decode("utf-8", "replace")
         try:
