@@ -1,10 +1,10 @@
-"""The originals' save files under attack: the `.ltc` (Lattice Checkers) reader takes linear time on any text,
-refuses a file over the format's `MAX_BYTES` with a sentence for people, and still reads every real file exactly
-as before.
+"""The originals' save files under attack: `.ltc` (Lattice Checkers) and `.twr` (Towers) readers take linear time
+on any text, refuse a file over their format's `MAX_BYTES` with a sentence for people, refuse deep nesting with a
+ValueError (never a RecursionError), and still read every real file exactly as before.
 
 Timing checks measure the best of a few runs (the machine is shared): twice the input must take less than 2.5
 times as long (quadratic time gives 4 times), and an attack the size of the cap must be read well under a second.
-The patterns of the previous version are kept below as oracles, to show that the new reader answers the same.
+The readers of the previous version are kept below as oracles, to show that the new ones answer the same.
 """
 from __future__ import annotations
 
@@ -19,7 +19,11 @@ from hypothesis import given, settings, strategies as st
 import games
 from games import savefiles
 from games.lattice import ltc
+from games.towers import twr
+from tests.conftest import SHARED, read_jsonl
 from tests.games.test_lattice_ltc import MIDGAME_222, START_222
+
+TOWERS_GAMES = read_jsonl(SHARED / "reference" / "towers.jsonl")
 
 
 def best_time(fn, arg, repeat: int = 5) -> float:
@@ -66,7 +70,7 @@ def test_size_text():
     assert savefiles.size_text(3 * 1024 * 1024 // 2) == "1.5 MB"
 
 
-@pytest.mark.parametrize("module,what,cap", [(ltc, "Lattice Checkers", "16 KB")])
+@pytest.mark.parametrize("module,what,cap", [(ltc, "Lattice Checkers", "16 KB"), (twr, "Towers", "128 KB")])
 def test_oversize_files_are_refused_with_a_sentence(module, what, cap):
     assert module.MAX_BYTES == int(cap.split()[0]) * 1024
     big = " " * (300 * 1024)
@@ -76,6 +80,8 @@ def test_oversize_files_are_refused_with_a_sentence(module, what, cap):
     # one byte over, as text, as bytes, and in UTF-8 bytes rather than characters
     over = " " * (module.MAX_BYTES + 1)
     for text in (over, over.encode()):
+        if module is twr and isinstance(text, bytes):
+            continue                                   # the .twr reader takes text only
         with pytest.raises(ValueError, match="is at most"):
             module.load(text)
     wide = "é" * (module.MAX_BYTES // 2 + 1)           # fewer characters than the cap, more bytes
@@ -96,6 +102,23 @@ def test_the_lattice_cap_is_far_above_the_largest_real_save():
     # the pieces on the lattice write shorter lines than the bench
     full = ltc.dump(lattice.new(size="333"), smart=32, mode=4).replace("\n", "\r\n")
     assert len(full) < len(text)
+
+
+def test_the_towers_cap_holds_the_longest_real_game():
+    # the move limit of the largest board the original offers, every action at its longest and alone in its
+    # ply, names of 100 characters, every rule: an upper bound of the largest real .twr
+    limit = games.get("towers").move_limit({"size": 10})
+    names = '"' + "n" * 100 + '"'
+    rules = "(" + " ".join(twr.RULE_ORDER) + ")"
+    plies = "(" + " ".join(["((move 9 9 9 0 10))"] * limit) + " ())"
+    text = f'("2.0" {rules} 10 {names} {names} "Alpha-Beta simu" "Alpha-Beta simu" {plies})'
+    assert len(text) == 60_367
+    assert len(text) < twr.MAX_BYTES / 2
+    assert isinstance(twr.parse(text), list)
+    # the reference games take 17 bytes an action or less
+    for g in TOWERS_GAMES:
+        actions = sum(len(t["actions"]) for t in g["turns"])
+        assert len(g["twr"]) <= 200 + 17 * actions, g["id"]
 
 
 # ------------------------------------------------------------------------------------------- .ltc
@@ -182,3 +205,222 @@ def test_real_ltc_files_read_as_before():
         text = ltc.dump(board)
         assert list(ltc._tokens(text)) == [m.groups() for m in OLD_TOKEN.finditer(text)]
         assert ltc.load(text).pos() == board.pos()
+
+
+# ------------------------------------------------------------------------------------------- .twr
+
+HEADER = '("2.0" () 6 "P1" "P2" "Human" "Human" '
+TWR_ATTACKS = {
+    "deep nesting": lambda n: "(" * (n // 2) + ")" * (n // 2),
+    "unclosed nesting": lambda n: "(" * n,
+    "quote chain": lambda n: "' " * (n // 2) + "1",
+    "unclosed string": lambda n: '"' + "a" * n,
+    "escapes": lambda n: '"' + "\\x41;" * (n // 5) + '"',
+    "comments": lambda n: "; comment\n" * (n // 10) + "1",
+    "a long symbol": lambda n: "(" + "a" * n + ")",
+    "long numbers": lambda n: "(" + ("9" * 4000 + " ") * (n // 4001 - 1) + ")",
+    "a wide action": lambda n: HEADER + "((" + "(move " + "1 " * (n // 2 - 30) + "))))",
+    "many empty plies": lambda n: HEADER + "(" + "() " * (n // 3) + "))",
+    "many passes": lambda n: HEADER + "(" + "(end) " * (n // 6) + "))",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(TWR_ATTACKS))
+def test_twr_reads_in_linear_time(attack, monkeypatch):
+    monkeypatch.setattr(twr, "MAX_BYTES", 1 << 30)
+    monkeypatch.setattr(twr, "MAX_DEPTH", 1 << 30)   # let the nesting attacks nest all the way
+    assert_linear(twr.load, TWR_ATTACKS[attack], 1 << 18)
+
+
+@pytest.mark.parametrize("attack", sorted(TWR_ATTACKS))
+def test_twr_attack_at_the_cap_is_refused_quickly(attack):
+    text = TWR_ATTACKS[attack](twr.MAX_BYTES - 100)
+    assert len(text) <= twr.MAX_BYTES
+    assert_fast(twr.load, text)
+    with pytest.raises(ValueError):
+        twr.load(text)
+
+
+def test_a_long_real_game_at_the_cap_is_read_quickly():
+    # the longest game the server allows on 10x10, every turn a move there and back, read and replayed
+    limit = games.get("towers").move_limit({"size": 10})
+    board = games.get("towers").new(size=10, rules=["no-first-lock-master"])
+    there, back = "m0,8>0,7:1", "m0,7>0,8:1"
+    p2 = ("m0,1>0,2:1", "m0,2>0,1:1")
+    i = 0
+    while len(board.moves) < limit - 2:
+        for m in ((there if i % 2 == 0 else back), "end", p2[i % 2], "end"):
+            board.push(m)
+        i += 1
+    text = twr.dump(board)
+    assert len(text) < twr.MAX_BYTES and board.turn is not None
+    assert_fast(twr.load, text, 0.5)
+    assert twr.load(text).moves == board.moves
+
+
+@pytest.mark.parametrize("text", ["(" * 5000, "(" * 5000 + ")" * 5000, "[" * 5000, HEADER + "(" * 5000])
+def test_deep_nesting_is_a_value_error(text):
+    with pytest.raises(ValueError) as exc:
+        twr.load(text)
+    assert not isinstance(exc.value, RecursionError)
+    assert isinstance(exc.value, twr.TwrError)
+    assert f"lists nested more than {twr.MAX_DEPTH} deep (a .twr game nests them 4 deep)" in str(exc.value)
+
+
+def test_quote_chains_and_odd_escapes():
+    assert twr.parse("' " * 5000 + "a") == "a"
+    with pytest.raises(twr.TwrError, match="unexpected end of file"):
+        twr.parse("(' ")
+    with pytest.raises(twr.TwrError, match=r"unexpected '\)'"):
+        twr.parse("(' )")
+    with pytest.raises(twr.TwrError, match="bad escape"):
+        twr.parse('"\\UFFFFFFFF"')                    # beyond Unicode: was a bare ValueError from chr()
+    with pytest.raises(twr.TwrError, match="not closed"):
+        twr.parse("(; a comment that ends the file")
+
+
+def test_twr_errors_quote_a_long_text_cut_short():
+    with pytest.raises(twr.TwrError) as exc:
+        twr.read(HEADER + "((" + "(move " + "1 " * 5000 + "))))")
+    assert "is not a Towers action" in str(exc.value) and len(str(exc.value)) < 150
+    with pytest.raises(twr.TwrError) as exc:
+        twr.read(f'("2.0" ({"x" * 5000}) 6 "P1" "P2" "Human" "Human" (()))')
+    assert "unknown rule" in str(exc.value) and len(str(exc.value)) < 250
+    with pytest.raises(twr.TwrError) as exc:                # a 4,000-digit size
+        twr.read(f'("2.0" () {"9" * 4000} "P1" "P2" "Human" "Human" (()))')
+    assert "size" in str(exc.value) and len(str(exc.value)) < 250
+    with pytest.raises(twr.TwrError, match="Unreadable move"):   # a 4,000-digit coordinate
+        twr.read(HEADER + f"(((move {'9' * 4000} 4 0 3 1))))")
+
+
+# The previous version's reader (recursive), verbatim, as an oracle.
+def old_parse(text: str):
+    if not isinstance(text, str):
+        raise twr.TwrError("a .twr file is text")
+    pos = 0
+    n = len(text)
+
+    def skip() -> None:
+        nonlocal pos
+        while pos < n:
+            c = text[pos]
+            if c.isspace():
+                pos += 1
+            elif c == ";":
+                while pos < n and text[pos] != "\n":
+                    pos += 1
+            else:
+                break
+
+    def datum():
+        nonlocal pos
+        skip()
+        if pos >= n:
+            raise twr.TwrError("unexpected end of file")
+        c = text[pos]
+        if c in "([":
+            close = twr._CLOSE[c]
+            pos += 1
+            items = []
+            while True:
+                skip()
+                if pos >= n:
+                    raise twr.TwrError(f"unexpected end of file: a list is not closed with {close!r}")
+                if text[pos] in ")]":
+                    if text[pos] != close:
+                        raise twr.TwrError(f"at character {pos}: {text[pos]!r} closes a list opened with {c!r}")
+                    pos += 1
+                    return items
+                items.append(datum())
+        if c in ")]":
+            raise twr.TwrError(f"at character {pos}: unexpected {c!r}")
+        if c == '"':
+            pos += 1
+            out = []
+            while True:
+                if pos >= n:
+                    raise twr.TwrError("unexpected end of file inside a string")
+                c = text[pos]
+                if c == '"':
+                    pos += 1
+                    return "".join(out)
+                if c == "\\":
+                    if pos + 1 >= n:
+                        raise twr.TwrError("unexpected end of file inside a string")
+                    e = text[pos + 1]
+                    if e in twr._ESCAPES:
+                        out.append(twr._ESCAPES[e])
+                        pos += 2
+                    elif e in "uUx":
+                        j = pos + 2
+                        limit = {"u": 4, "U": 8, "x": 2}[e]
+                        while j < n and j - pos - 2 < limit and text[j] in "0123456789abcdefABCDEF":
+                            j += 1
+                        if j == pos + 2:
+                            raise twr.TwrError(f"at character {pos}: bad escape in a string")
+                        out.append(chr(int(text[pos + 2:j], 16)))
+                        pos = j
+                        if e == "x" and pos < n and text[pos] == ";":
+                            pos += 1
+                    elif e == "\n":
+                        pos += 2
+                    else:
+                        raise twr.TwrError(f"at character {pos}: unknown escape \\{e} in a string")
+                else:
+                    out.append(c)
+                    pos += 1
+        start = pos
+        while pos < n and text[pos] not in twr._DELIMS:
+            pos += 1
+        tok = text[start:pos]
+        if tok == "'":
+            return datum()
+        if tok.startswith("'"):
+            tok = tok[1:]
+        if tok in ("#t", "#true"):
+            return True
+        if tok in ("#f", "#false"):
+            return False
+        try:
+            return int(tok)
+        except ValueError:
+            return twr.Symbol(tok)
+
+    value = datum()
+    skip()
+    if pos != n:
+        raise twr.TwrError(f"at character {pos}: unexpected text after the game")
+    return value
+
+
+def typed(x):
+    """A datum with its types spelled out (a Symbol equals a string of the same text)."""
+    if isinstance(x, list):
+        return [typed(v) for v in x]
+    return (type(x).__name__, x)
+
+
+def outcome(fn, text):
+    try:
+        return ("ok", typed(fn(text)))
+    except twr.TwrError as exc:
+        return ("error", str(exc))
+
+
+TWR_PIECES = ["(", ")", "[", "]", " ", "\n", "'", '"', "\\", "\\n", "\\x41;", "\\u00e9", ";", "a", "1", "-2",
+              "#t", "#f", "move", "end", "'a"]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(TWR_PIECES), max_size=30))
+def test_twr_reads_as_the_previous_reader(pieces):
+    text = "".join(pieces)
+    assert outcome(twr.parse, text) == outcome(old_parse, text)
+
+
+def test_every_reference_twr_reads_as_before():
+    for g in TOWERS_GAMES:
+        text = g["twr"]
+        value = twr.parse(text)
+        assert typed(value) == typed(old_parse(text)), g["id"]
+        assert twr._fmt(value) == text, g["id"]        # the reader keeps every datum: written back, the same text
