@@ -10,8 +10,9 @@ ply is the one in progress (`()` right after a turn ended). Loading replays ever
 and refuses the file, naming the ply and action, at the first action Quadrille's rules refuse.
 
 Under attack: the reader takes linear time on any text and keeps its own stack (lists nested deeper than
-`MAX_DEPTH` are refused); a file over `MAX_BYTES` is refused before it is read, with a TwrError (a ValueError)
-that says what is wrong.
+`MAX_DEPTH` are refused); a file over `MAX_BYTES`, a board the original does not offer (over 10x10) and a game
+longer than Towers' move limit (`games.get("towers").move_limit`) are refused before the replay, each with a
+TwrError (a ValueError) that says what is wrong.
 
 Pure functions, text in and text out:
 
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 from games.base import IllegalMove, Outcome
 from games.savefiles import check_size
-from games.towers.core import RULE_ORDER, RULES, TowersBoard
+from games.towers.core import FORM_SIZES, RULE_ORDER, RULES, TowersBoard
 
 VERSION = "2.0"
 # The largest real save: the longest real game on the largest board the original offers (10x10), that is Towers'
@@ -349,6 +350,11 @@ def read(text: str) -> TwrGame:
         raise TwrError("a rule is listed twice")
     if not isinstance(size, int) or isinstance(size, bool):
         raise TwrError("the third item (the board size) must be an integer")
+    if not FORM_SIZES[0] <= size <= FORM_SIZES[1]:
+        # the engine takes bigger boards, but the original writes none, and each action of the replay keeps a
+        # snapshot of the board: refused before the replay
+        raise TwrError(f"the board size {_cut(str(size), 12)} is not one of the original's: "
+                       f"{FORM_SIZES[0]} to {FORM_SIZES[1]}")
     for what, s in (("name", name1), ("name", name2), ("player class", class1), ("player class", class2)):
         if not isinstance(s, str) or isinstance(s, Symbol):
             raise TwrError(f"each player {what} must be a string")
@@ -358,6 +364,12 @@ def read(text: str) -> TwrGame:
         board = TowersBoard({"size": size, "rules": rules})
     except ValueError as exc:
         raise TwrError(_cut(str(exc), 200)) from None
+    from games.towers import GAME
+    limit = GAME.move_limit(board.options)
+    actions = sum(len(p) for p in plies)
+    if actions > limit:      # refused before the replay: no real game is that long (see GAME.move_limit)
+        raise TwrError(f"the game has {actions:,} actions; a real Towers game on a {size}x{size} board takes "
+                       f"{limit:,} at most")
 
     resigned = None
     record = []

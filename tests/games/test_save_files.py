@@ -258,6 +258,20 @@ def test_a_long_real_game_at_the_cap_is_read_quickly():
     assert twr.load(text).moves == board.moves
 
 
+def test_twr_refuses_boards_and_games_no_real_save_holds_before_the_replay():
+    with pytest.raises(twr.TwrError, match="the board size 11 is not one of the original's: 5 to 10"):
+        twr.read('("2.0" () 11 "P1" "P2" "Human" "Human" (()))')
+    with pytest.raises(twr.TwrError, match="the board size 32 is not one"):
+        twr.read('("2.0" () 32 "P1" "P2" "Human" "Human" (()))')
+    # one action over the move limit: refused by counting, nothing replayed (the actions are not even legal)
+    text = HEADER + "(" + "((jump)) " * 1801 + "()))"
+    with pytest.raises(twr.TwrError, match="the game has 1,801 actions; a real Towers game on a 6x6 board takes "
+                                           "1,800 at most"):
+        twr.read(text)
+    with pytest.raises(twr.TwrError, match="not a Towers action"):    # at the limit: read, and refused for the
+        twr.read(HEADER + "(" + "((jump)) " * 1800 + "()))")          # first action
+
+
 @pytest.mark.parametrize("text", ["(" * 5000, "(" * 5000 + ")" * 5000, "[" * 5000, HEADER + "(" * 5000])
 def test_deep_nesting_is_a_value_error(text):
     with pytest.raises(ValueError) as exc:
