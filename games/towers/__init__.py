@@ -37,7 +37,7 @@ def _longest(options: dict) -> int:
     Towers has no bound of its own: towers may walk back and forth and only four passes in a row draw. The
     longest recorded games take 169 actions on 5x5 (stopped at the recording's cap of 150 turns) and 261 on 9x9
     (shared/reference/towers.jsonl), at most 34 x size; bench/tournament.py ends a game at 600 actions on 6x6
-    (100 x size), a cap that only level 3 games sitting on a lead reached; of 4,000 uniformly random games the
+    (100 x size), a cap that level 3 games sitting on a lead used to reach; of 4,000 uniformly random games the
     longest took 1,203 actions on 5x5 and 2,380 on 10x10 (at most 241 x size). A bigger board gives longer
     distances and more move points, hence more actions a turn: the bound grows with the size."""
     return ACTIONS_PER_SIZE * options["size"]

@@ -130,7 +130,8 @@ LTC_ATTACKS = {
     # the scalar tags' pattern: many <tag> and no "</"
     "unclosed dimension": lambda n: "<dimension>" * (n // 11),
     "unclosed colour": lambda n: LTC_HEAD + "<aicheckers>" + "<mycolor>" * (n // 9),
-    "unclosed uuid": lambda n: START_222.replace("</", "<").replace("<smart>", "<uuid>" * ((n - 900) // 6) + "<smart>", 1),
+    "unclosed uuid": lambda n: START_222.replace("</", "<").replace("<smart>",
+                                                                  "<uuid>" * ((n - 900) // 6) + "<smart>", 1),
     # many complete checkers, all off the lattice
     "a long bench": lambda n: LTC_HEAD + "<checker>99,99,99,false</checker>" * (n // 33)
                               + "</mycheckers><aicheckers></aicheckers>",
