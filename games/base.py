@@ -7,7 +7,12 @@ the server, the AI, the tests and outside checks speak to.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
+
+
+# The move limit of a game that does not know its longest real game (`Game.longest` is None): far above any
+# real game of the arcade's boards, yet small enough that a record cannot grow without end.
+DEFAULT_MOVE_LIMIT = 10_000
 
 
 class IllegalMove(ValueError):
@@ -150,6 +155,9 @@ class Game:
     notes: Any = None          # optional callable(options) -> list[str] of warnings for the new-game form
     formats: dict = field(default_factory=dict)  # file extension -> module with load(text) -> Board, dump(board) -> str
     extra: dict = field(default_factory=dict)
+    # optional callable(normalised options) -> int: the most moves a real game with these options can take
+    # (see move_limit); None = DEFAULT_MOVE_LIMIT
+    longest: Callable[[dict], int] | None = None
 
     def normalise(self, options: dict | None) -> dict:
         """Validate options; fill defaults. ValueError names the option and accepted values."""
@@ -161,6 +169,16 @@ class Game:
 
     def new(self, **options) -> Board:
         return self.board_class(self.normalise(options))
+
+    def move_limit(self, options: dict | None = None) -> int:
+        """The most moves (entries of `board.moves`, in the game's notation) that a real game with these options
+        can take: a bound set safely above any real game, so that a record cannot grow without end (the server
+        refuses longer imports and ends a match that reaches it as a draw). `longest` gives it per game;
+        `DEFAULT_MOVE_LIMIT` without one. ValueError for bad options, as `normalise`."""
+        opts = self.normalise(options)
+        if self.longest is None:
+            return DEFAULT_MOVE_LIMIT
+        return int(self.longest(opts))
 
     def warnings(self, options: dict | None) -> list[str]:
         opts = self.normalise(options)

@@ -391,6 +391,12 @@ def _notes(options: dict) -> list[str]:
     return notes
 
 
+def _longest(options: dict) -> int:
+    """Every move claims its target cell, which was free or held a tower, and no cell is ever freed: a game
+    has at most N x N - 2 moves (the two corners are taken at the start). An exact bound, not an estimate."""
+    return options["size"] ** 2 - 2
+
+
 GAME = Game(
     name="trails",
     title="Trails and Towers",
@@ -410,4 +416,5 @@ GAME = Game(
         "a player who traps themselves loses at once."
     ),
     notes=_notes,
+    longest=_longest,
 )

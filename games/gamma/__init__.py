@@ -201,6 +201,24 @@ def _notes(options: dict) -> list[str]:
     return notes
 
 
+SKIP_SLACK = 100   # moves beyond the structural bound of _longest: rounds where everybody passed
+
+
+def _longest(options: dict) -> int:
+    """The most moves of a real game: players x (fields + players + 1) + SKIP_SLACK.
+
+    A normal move fills an empty field and no field is ever emptied (a golden move changes the owner of a taken
+    field), so a game has at most `fields` normal moves, and at most `players` golden moves (one each). `skip`
+    is always legal, so only the players decide how often they pass; in a real game somebody places a pawn
+    every round: at most players - 1 passes in a row (a whole round of passes leaves the same position with the
+    same player to move). So a game holds at most fields + players placements, with players - 1 passes before
+    each and after the last: players x (fields + players + 1). SKIP_SLACK adds room for a few whole rounds of
+    passes, which matter on the smallest boards (2x2: 14 + 100)."""
+    fields = options["width"] * options["height"]
+    players = options["players"]
+    return players * (fields + players + 1) + SKIP_SLACK
+
+
 GAME = Game(
     name="gamma",
     title="Gamma",
@@ -219,4 +237,5 @@ GAME = Game(
              "player, as long as nobody ends up over the limit. Players who cannot move are skipped; "
              "when nobody can move, whoever holds the most fields wins."),
     notes=_notes,
+    longest=_longest,
 )

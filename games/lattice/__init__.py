@@ -10,7 +10,22 @@ from games.lattice import ltc
 from games.lattice.board import COLORS, OPTIONS, LatticeBoard, parse_pos
 from games.lattice.geometry import SIZES, Lattice, lattice
 
-__all__ = ["GAME", "COLORS", "OPTIONS", "SIZES", "Lattice", "LatticeBoard", "lattice", "parse_pos"]
+__all__ = ["GAME", "COLORS", "OPTIONS", "SIZES", "Lattice", "LatticeBoard", "lattice", "parse_pos", "MOVES_PER_NODE"]
+
+MOVES_PER_NODE = 20
+
+
+def _longest(options: dict) -> int:
+    """The most moves of a real game: 20 per node of the lattice (640 on 222, 2,160 on 333).
+
+    Balls and stars step only forward, so without captures a game ends after each piece crossed the lattice
+    once; but a promotion brings a captured ball back to its side's first level, and a star on the far level
+    may capture backwards and walk up again, so there is no simple bound. The longest recorded games take 2.75
+    to 3.6 moves per node (shared/reference/lattice.jsonl: 88 moves on 222's 32 nodes, 173 on 223's 48, 355 on
+    333's 108), random games and the classic and search levels against each other at most 3: 20 a node is
+    more than five times the longest of them."""
+    return MOVES_PER_NODE * len(lattice(options["size"]).nodes)
+
 
 GAME = Game(
     name="lattice",
@@ -19,6 +34,7 @@ GAME = Game(
     options=OPTIONS,
     board_class=LatticeBoard,
     formats={"ltc": ltc},
+    longest=_longest,
     summary=(
         "Checkers in three dimensions: the pieces stand on the nodes of a lattice of stacked checkerboard levels "
         "and move one step along the diagonals that go up or down a level, B upwards from the bottom and T "

@@ -22,16 +22,67 @@ import re
 
 from games.lattice.board import COLORS, LatticeBoard, _pos_string
 from games.lattice.geometry import SIZES, lattice
+from games.savefiles import check_size
+
+# The largest real save: a 333 lattice (36 pieces a side) with every piece written at its longest, parked on
+# the bench ("<checker>-12,13,-10,false</checker>"), in a net game (uuid and gameId lines of 36 characters) with
+# Windows line endings: 2,860 bytes (tests/games/test_save_files.py builds it). 16 KB is over five times that.
+MAX_BYTES = 16 * 1024
 
 _SCALAR_TAGS = ("mycolor", "aicolor", "firstMove", "dimension", "smart", "mode", "soundVolume", "deltaVolume",
                 "uuid", "gameId")
-_TOKEN = re.compile(r"<(/?)(mycheckers|aicheckers)>|<checker>(.*?)</checker>", re.S)
+# Every tag the checker lists are made of; _tokens() pairs a <checker> with its </checker> by str.find.
+_LIST_TAG = re.compile(r"<(/?)(mycheckers|aicheckers|checker)>")
+_CLOSE_CHECKER = "</checker>"
+
+
+def _short(value: str, limit: int = 40) -> str:
+    """A file's text quoted in an error message, cut when long."""
+    return value if len(value) <= limit else value[:limit] + "..."
 
 
 def _tag(text: str, name: str) -> str | None:
-    # tolerant closing tag: the writer closes <mycolor> with </color>
-    m = re.search(r"<" + name + r">(.*?)</", text, re.S)
-    return m.group(1).strip() if m else None
+    """The text between the first ``<name>`` and the next ``</`` (tolerant closing tag: the writer closes
+    <mycolor> with </color>), stripped; None without one.
+
+    The same answer as ``re.search("<name>(.*?)</", text, re.S)`` (if the first ``<name>`` has no ``</`` after
+    it, no later one has), found with two ``str.find`` calls: linear time on any text, where the lazy pattern
+    took quadratic time on many ``<name>`` and no ``</``."""
+    start = text.find("<" + name + ">")
+    if start < 0:
+        return None
+    start += len(name) + 2
+    end = text.find("</", start)
+    return text[start:end].strip() if end >= 0 else None
+
+
+def _tokens(text: str):
+    """The checker lists' tags in order: (closing, list name, None) for ``<mycheckers>``, ``</mycheckers>``,
+    ``<aicheckers>``, ``</aicheckers>`` (closing is "" or "/"), and (None, None, body) for each
+    ``<checker>body</checker>``.
+
+    The same tokens as ``re.finditer(r"<(/?)(mycheckers|aicheckers)>|<checker>(.*?)</checker>", text, re.S)``
+    (a stray ``</checker>`` and a ``<checker>`` never closed are skipped), in linear time: each ``<checker>`` is
+    paired with the next ``</checker>`` by ``str.find`` from where the scan stands, and once no ``</checker>`` is
+    left the remaining ``<checker>`` tags are skipped without a search. (The lazy pattern searched to the end
+    of the text again for every unclosed ``<checker>``: quadratic time, minutes on a 1 MiB file.)"""
+    pos = 0
+    closable = True                      # a </checker> may still follow
+    while True:
+        m = _LIST_TAG.search(text, pos)
+        if m is None:
+            return
+        closing, name = m.groups()
+        pos = m.end()
+        if name != "checker":
+            yield closing, name, None
+        elif not closing and closable:
+            end = text.find(_CLOSE_CHECKER, pos)
+            if end < 0:
+                closable = False
+            else:
+                yield None, None, text[pos:end]
+                pos = end + len(_CLOSE_CHECKER)
 
 
 def _colour(value: str | None, default: str, what: str) -> str:
@@ -40,9 +91,9 @@ def _colour(value: str | None, default: str, what: str) -> str:
     try:
         rgba = [float(c) for c in value.split(",")]
     except ValueError:
-        raise ValueError(f"{what}: {value!r} is not a colour r,g,b,a") from None
+        raise ValueError(f"{what}: {_short(value)!r} is not a colour r,g,b,a") from None
     if len(rgba) not in (3, 4):
-        raise ValueError(f"{what}: {value!r} is not a colour r,g,b,a")
+        raise ValueError(f"{what}: {_short(value)!r} is not a colour r,g,b,a")
     return min(COLORS, key=lambda name: sum((a - b) ** 2 for a, b in zip(COLORS[name], rgba[:3])))
 
 
@@ -50,10 +101,15 @@ def parse(text: str) -> dict:
     """Read an .ltc file. Returns {"options", "smart", "mode", "uuid", "game_id"}; ValueError with a reason.
 
     ``options`` are the engine options (size, first, color_b, color_t, start): pass them to
-    ``games.get("lattice").new(**options)``.
+    ``games.get("lattice").new(**options)``. A file over ``MAX_BYTES`` is refused before it is read; the
+    reading takes linear time on any text.
     """
-    if isinstance(text, bytes):
-        text = text.decode("utf-8")
+    check_size(text, MAX_BYTES, "Lattice Checkers")
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("not an .ltc file: it is not UTF-8 text") from None
     if not isinstance(text, str):
         raise ValueError("an .ltc file is text")
     dim = _tag(text, "dimension")
@@ -61,7 +117,7 @@ def parse(text: str) -> dict:
         raise ValueError("not an .ltc file: no <dimension> tag")
     size = "".join(p.strip() for p in dim.split(","))
     if size not in SIZES:
-        raise ValueError(f"<dimension>{dim}</dimension>: the lattice sizes are " + ", ".join(
+        raise ValueError(f"<dimension>{_short(dim)}</dimension>: the lattice sizes are " + ", ".join(
             ",".join(s) for s in SIZES))
     g = lattice(size)
 
@@ -71,7 +127,7 @@ def parse(text: str) -> dict:
     elif first_tag in ("my", "ai"):
         first = 1 if first_tag == "my" else 2
     else:
-        raise ValueError(f"<firstMove>{first_tag}</firstMove>: expected 'my' or 'ai'")
+        raise ValueError(f"<firstMove>{_short(first_tag)}</firstMove>: expected 'my' or 'ai'")
 
     color_b = _colour(_tag(text, "mycolor"), "blue", "<mycolor>")
     color_t = _colour(_tag(text, "aicolor"), "red", "<aicolor>")
@@ -82,30 +138,29 @@ def parse(text: str) -> dict:
     bench = [0, 0, 0]
     seen = {1: False, 2: False}
     section = None
-    for m in _TOKEN.finditer(text):
-        closing, name, body = m.groups()
+    for closing, name, body in _tokens(text):
         if name:
             section = None if closing else (1 if name == "mycheckers" else 2)
             if not closing:
                 seen[section] = True
             continue
         if section is None:
-            raise ValueError(f"<checker>{body}</checker> outside <mycheckers> and <aicheckers>")
+            raise ValueError(f"<checker>{_short(body)}</checker> outside <mycheckers> and <aicheckers>")
         fields = [f.strip() for f in body.split(",")]
         if len(fields) != 4 or fields[3].lower() not in ("true", "false"):
-            raise ValueError(f"<checker>{body}</checker>: expected x,y,z,isStar")
+            raise ValueError(f"<checker>{_short(body)}</checker>: expected x,y,z,isStar")
         try:
             x, y, z = (int(float(f)) if float(f).is_integer() else None for f in fields[:3])
         except ValueError:
-            raise ValueError(f"<checker>{body}</checker>: coordinates must be numbers") from None
+            raise ValueError(f"<checker>{_short(body)}</checker>: coordinates must be numbers") from None
         if None in (x, y, z):
-            raise ValueError(f"<checker>{body}</checker>: coordinates must be integers")
+            raise ValueError(f"<checker>{_short(body)}</checker>: coordinates must be integers")
         n = g.from_world(x, y, z)
         if n is None:
             bench[section] += 1                      # off the lattice: a captured piece
             continue
         if cells[n]:
-            raise ValueError(f"<checker>{body}</checker>: two pieces on node {g.label[n]}")
+            raise ValueError(f"<checker>{_short(body)}</checker>: two pieces on node {g.label[n]}")
         star = fields[3].lower() == "true"
         cells[n] = (1 if section == 1 else -1) * (2 if star else 1)
     for side, tag in ((1, "<mycheckers>"), (2, "<aicheckers>")):

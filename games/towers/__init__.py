@@ -28,6 +28,21 @@ def _notes(options: dict) -> list[str]:
     return notes
 
 
+ACTIONS_PER_SIZE = 300
+
+
+def _longest(options: dict) -> int:
+    """The most actions (`board.moves`) of a real game: 300 x size (1,500 on 5x5, 3,000 on 10x10).
+
+    Towers has no bound of its own: towers may walk back and forth and only four passes in a row draw. The
+    longest recorded games take 169 actions on 5x5 (stopped at the recording's cap of 150 turns) and 261 on 9x9
+    (shared/reference/towers.jsonl), at most 34 x size; bench/tournament.py ends a game at 600 actions on 6x6
+    (100 x size), a cap that level 3 games sitting on a lead used to reach; of 4,000 uniformly random games the
+    longest took 1,203 actions on 5x5 and 2,380 on 10x10 (at most 241 x size). A bigger board gives longer
+    distances and more move points, hence more actions a turn: the bound grows with the size."""
+    return ACTIONS_PER_SIZE * options["size"]
+
+
 GAME = Game(
     name="towers",
     title="Towers",
@@ -45,6 +60,7 @@ GAME = Game(
         "Capture the enemy master to win; four passes in a row draw."
     ),
     notes=_notes,
+    longest=_longest,
     extra={
         "rules": dict(RULES),
         "rule_order": list(RULE_ORDER),

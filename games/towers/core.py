@@ -115,7 +115,7 @@ def _illegal(reason: str, detail: str = "") -> TowersIllegalMove:
     return TowersIllegalMove(reason, detail)
 
 
-_NUM = r"(0|[1-9][0-9]*)"
+_NUM = r"(0|[1-9][0-9]{0,8})"   # at most 9 digits: int() of a longer one could raise ValueError, not IllegalMove
 _MOVE_RE = re.compile(rf"m{_NUM},{_NUM}>{_NUM},{_NUM}:{_NUM}")
 _IMPORT_RE = re.compile(rf"i{_NUM}")
 

@@ -9,6 +9,11 @@ ply is a list of `(move xi yi xf yf k)`, `(import k)` and `end`, or the single-e
 ply is the one in progress (`()` right after a turn ended). Loading replays every ply through Quadrille's engine
 and refuses the file, naming the ply and action, at the first action Quadrille's rules refuse.
 
+Under attack: the reader takes linear time on any text and keeps its own stack (lists nested deeper than
+`MAX_DEPTH` are refused); a file over `MAX_BYTES`, a board the original does not offer (over 10x10) and a game
+longer than Towers' move limit (`games.get("towers").move_limit`) are refused before the replay, each with a
+TwrError (a ValueError) that says what is wrong.
+
 Pure functions, text in and text out:
 
     read(text)  -> TwrGame (board, names, classes, rules in file order, resigned seat, ...)
@@ -20,9 +25,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.base import IllegalMove, Outcome
-from games.towers.core import RULE_ORDER, RULES, TowersBoard
+from games.savefiles import check_size
+from games.towers.core import FORM_SIZES, RULE_ORDER, RULES, TowersBoard
 
 VERSION = "2.0"
+# The largest real save: the longest real game on the largest board the original offers (10x10), that is Towers'
+# move limit of 300 x 10 = 3,000 actions (games/towers/__init__.py), every action at its longest
+# ("(move 9 9 9 0 10)") and alone in its ply, with names of 100 characters and all seven rules: 60,367 bytes
+# (tests/games/test_save_files.py builds it). Real games take 17 bytes an action or less (the reference's longest,
+# g040: 261 actions, 4,376 bytes). 128 KB is twice the bound.
+MAX_BYTES = 128 * 1024
+MAX_DEPTH = 16   # lists nested deeper are refused: a .twr game nests them 4 deep (game, plies, ply, action)
 PLAYER_CLASSES = ("Human", "Network", "AI-1", "Alpha-Beta", "Alpha-Beta TXT", "ServerTest", "Alpha-Beta simu")
 
 
@@ -43,106 +56,138 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "v": "\v", "f
             '"': '"', "\\": "\\", "'": "'", "0": "\0"}
 _DELIMS = set("()[]\"; \t\r\n\f\v")
 _CLOSE = {"(": ")", "[": "]"}
+_HEX = set("0123456789abcdefABCDEF")
+
+
+def _skip(text: str, pos: int) -> int:
+    """The position of the next datum or delimiter after white space and `;` comments."""
+    n = len(text)
+    while pos < n:
+        c = text[pos]
+        if c.isspace():
+            pos += 1
+        elif c == ";":
+            end = text.find("\n", pos)
+            pos = n if end < 0 else end
+        else:
+            break
+    return pos
+
+
+def _string(text: str, pos: int) -> tuple[str, int]:
+    """The string whose opening quote is at `pos`, and the position after its closing quote."""
+    n = len(text)
+    pos += 1
+    out = []
+    while True:
+        if pos >= n:
+            raise TwrError("unexpected end of file inside a string")
+        c = text[pos]
+        if c == '"':
+            return "".join(out), pos + 1
+        if c != "\\":
+            out.append(c)
+            pos += 1
+            continue
+        if pos + 1 >= n:
+            raise TwrError("unexpected end of file inside a string")
+        e = text[pos + 1]
+        if e in _ESCAPES:
+            out.append(_ESCAPES[e])
+            pos += 2
+        elif e in "uUx":
+            j = pos + 2
+            limit = {"u": 4, "U": 8, "x": 2}[e]
+            while j < n and j - pos - 2 < limit and text[j] in _HEX:
+                j += 1
+            code = int(text[pos + 2:j], 16) if j > pos + 2 else -1
+            if not 0 <= code <= 0x10FFFF:
+                raise TwrError(f"at character {pos}: bad escape in a string")
+            out.append(chr(code))
+            pos = j
+            if e == "x" and pos < n and text[pos] == ";":
+                pos += 1
+        elif e == "\n":
+            pos += 2
+        else:
+            raise TwrError(f"at character {pos}: unknown escape \\{e} in a string")
+
+
+def _atom(tok: str):
+    """A token that is not a list or a string: `#t`/`#f`, an integer or a symbol (one leading quote dropped)."""
+    if tok.startswith("'"):
+        tok = tok[1:]
+    if tok in ("#t", "#true"):
+        return True
+    if tok in ("#f", "#false"):
+        return False
+    try:
+        return int(tok)
+    except ValueError:
+        return Symbol(tok)
 
 
 def parse(text: str):
-    """Read one Racket datum: lists (of `()` or `[]`), strings, integers, symbols, `#t`/`#f`."""
+    """Read one Racket datum: lists (of `()` or `[]`), strings, integers, symbols, `#t`/`#f`.
+
+    A text over `MAX_BYTES` is refused before it is read. The reader keeps its open lists on a stack of its
+    own, not Python's, so it takes linear time on any text, and refuses lists nested deeper than `MAX_DEPTH`
+    (a .twr game nests them 4 deep) with a TwrError, never a RecursionError."""
     if not isinstance(text, str):
         raise TwrError("a .twr file is text")
-    pos = 0
+    check_size(text, MAX_BYTES, "Towers")
     n = len(text)
-
-    def skip() -> None:
-        nonlocal pos
-        while pos < n:
+    pos = 0
+    stack: list[tuple[list, str, str]] = []   # the lists being read: (items, opening bracket, closing bracket)
+    quoted = False                             # a lone `'` was read: a datum must follow
+    while True:
+        pos = _skip(text, pos)
+        if stack and not quoted:
+            if pos >= n:
+                raise TwrError(f"unexpected end of file: a list is not closed with {stack[-1][2]!r}")
             c = text[pos]
-            if c.isspace():
+            if c in ")]":
+                items, opening, close = stack.pop()
+                if c != close:
+                    raise TwrError(f"at character {pos}: {c!r} closes a list opened with {opening!r}")
                 pos += 1
-            elif c == ";":
-                while pos < n and text[pos] != "\n":
-                    pos += 1
+                value = items
             else:
-                break
-
-    def datum():
-        nonlocal pos
-        skip()
-        if pos >= n:
-            raise TwrError("unexpected end of file")
-        c = text[pos]
-        if c in "([":
-            close = _CLOSE[c]
-            pos += 1
-            items = []
-            while True:
-                skip()
-                if pos >= n:
-                    raise TwrError(f"unexpected end of file: a list is not closed with {close!r}")
-                if text[pos] in ")]":
-                    if text[pos] != close:
-                        raise TwrError(f"at character {pos}: {text[pos]!r} closes a list opened with {c!r}")
+                value = None
+        else:
+            if pos >= n:
+                raise TwrError("unexpected end of file")
+            c = text[pos]
+            if c in ")]":
+                raise TwrError(f"at character {pos}: unexpected {c!r}")
+            value = None
+        if value is None:
+            quoted = False
+            if c in "([":
+                if len(stack) >= MAX_DEPTH:
+                    raise TwrError(f"at character {pos}: lists nested more than {MAX_DEPTH} deep "
+                                   f"(a .twr game nests them 4 deep)")
+                stack.append(([], c, _CLOSE[c]))
+                pos += 1
+                continue
+            if c == '"':
+                value, pos = _string(text, pos)
+            else:
+                start = pos
+                while pos < n and text[pos] not in _DELIMS:
                     pos += 1
-                    return items
-                items.append(datum())
-        if c in ")]":
-            raise TwrError(f"at character {pos}: unexpected {c!r}")
-        if c == '"':
-            pos += 1
-            out = []
-            while True:
-                if pos >= n:
-                    raise TwrError("unexpected end of file inside a string")
-                c = text[pos]
-                if c == '"':
-                    pos += 1
-                    return "".join(out)
-                if c == "\\":
-                    if pos + 1 >= n:
-                        raise TwrError("unexpected end of file inside a string")
-                    e = text[pos + 1]
-                    if e in _ESCAPES:
-                        out.append(_ESCAPES[e])
-                        pos += 2
-                    elif e in "uUx":
-                        j = pos + 2
-                        limit = {"u": 4, "U": 8, "x": 2}[e]
-                        while j < n and j - pos - 2 < limit and text[j] in "0123456789abcdefABCDEF":
-                            j += 1
-                        if j == pos + 2:
-                            raise TwrError(f"at character {pos}: bad escape in a string")
-                        out.append(chr(int(text[pos + 2:j], 16)))
-                        pos = j
-                        if e == "x" and pos < n and text[pos] == ";":
-                            pos += 1
-                    elif e == "\n":
-                        pos += 2
-                    else:
-                        raise TwrError(f"at character {pos}: unknown escape \\{e} in a string")
-                else:
-                    out.append(c)
-                    pos += 1
-        start = pos
-        while pos < n and text[pos] not in _DELIMS:
-            pos += 1
-        tok = text[start:pos]
-        if tok == "'":
-            return datum()
-        if tok.startswith("'"):
-            tok = tok[1:]
-        if tok in ("#t", "#true"):
-            return True
-        if tok in ("#f", "#false"):
-            return False
-        try:
-            return int(tok)
-        except ValueError:
-            return Symbol(tok)
-
-    value = datum()
-    skip()
-    if pos != n:
-        raise TwrError(f"at character {pos}: unexpected text after the game")
-    return value
+                tok = text[start:pos]
+                if tok == "'":
+                    quoted = True
+                    continue
+                value = _atom(tok)
+        if stack:
+            stack[-1][0].append(value)
+            continue
+        pos = _skip(text, pos)
+        if pos != n:
+            raise TwrError(f"at character {pos}: unexpected text after the game")
+        return value
 
 
 # ---------------------------------------------------------------------------------------------- writer
@@ -244,6 +289,16 @@ class TwrGame:
         return self.board.outcome()
 
 
+def _cut(text: str, limit: int = 60) -> str:
+    """A file's text quoted in an error message: cut when long."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _shown(x) -> str:
+    """A datum as the file writes it, for an error message."""
+    return _cut(_fmt(x))
+
+
 def _fmt(x) -> str:
     if isinstance(x, list):
         return "(" + " ".join(_fmt(v) for v in x) + ")"
@@ -273,7 +328,7 @@ def _action(board: TowersBoard, a) -> str:
             k = a[1]
             if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
                 return f"i{k}"
-    raise TwrError(f"{_fmt(a)} is not a Towers action (move, import or end)")
+    raise TwrError(f"{_shown(a)} is not a Towers action (move, import or end)")
 
 
 def read(text: str) -> TwrGame:
@@ -290,11 +345,16 @@ def read(text: str) -> TwrGame:
     rules = [str(r) for r in rules]
     for r in rules:
         if r not in RULES:
-            raise TwrError(f"unknown rule {r!r}; Towers rules are: " + ", ".join(RULE_ORDER))
+            raise TwrError(f"unknown rule {_cut(r)!r}; Towers rules are: " + ", ".join(RULE_ORDER))
     if len(set(rules)) != len(rules):
         raise TwrError("a rule is listed twice")
     if not isinstance(size, int) or isinstance(size, bool):
         raise TwrError("the third item (the board size) must be an integer")
+    if not FORM_SIZES[0] <= size <= FORM_SIZES[1]:
+        # the engine takes bigger boards, but the original writes none, and each action of the replay keeps a
+        # snapshot of the board: refused before the replay
+        raise TwrError(f"the board size {_cut(str(size), 12)} is not one of the original's: "
+                       f"{FORM_SIZES[0]} to {FORM_SIZES[1]}")
     for what, s in (("name", name1), ("name", name2), ("player class", class1), ("player class", class2)):
         if not isinstance(s, str) or isinstance(s, Symbol):
             raise TwrError(f"each player {what} must be a string")
@@ -303,7 +363,13 @@ def read(text: str) -> TwrGame:
     try:
         board = TowersBoard({"size": size, "rules": rules})
     except ValueError as exc:
-        raise TwrError(str(exc)) from None
+        raise TwrError(_cut(str(exc), 200)) from None
+    from games.towers import GAME
+    limit = GAME.move_limit(board.options)
+    actions = sum(len(p) for p in plies)
+    if actions > limit:      # refused before the replay: no real game is that long (see GAME.move_limit)
+        raise TwrError(f"the game has {actions:,} actions; a real Towers game on a {size}x{size} board takes "
+                       f"{limit:,} at most")
 
     resigned = None
     record = []
@@ -333,13 +399,13 @@ def read(text: str) -> TwrGame:
         for j, a in enumerate(ply):
             move = _action(board, a)
             if board.turn is not None and board.ply != i:
-                raise TwrError(f"{where}, action {j + 1} {_fmt(a)}: the turn had already ended "
+                raise TwrError(f"{where}, action {j + 1} {_shown(a)}: the turn had already ended "
                                f"(after an end or when the move points ran out)")
             try:
                 board.push(move)
             except IllegalMove as exc:
                 detail = getattr(exc, "detail", "")
-                raise TwrError(f"{where}, action {j + 1} {_fmt(a)} is illegal: {exc.reason}"
+                raise TwrError(f"{where}, action {j + 1} {_shown(a)} is illegal: {exc.reason}"
                                + (f" ({detail})" if detail else "")) from None
             moves.append(move)
         record.append(moves)
