@@ -4,6 +4,9 @@ Storage never imports an engine: it keeps options and move strings, and the
 match service replays them. It speaks SQLAlchemy Core, so a server database can
 stand behind the same interface later; the default is an embedded SQLite file.
 
+The schema is `metadata` below; the migrations in migrations/ make it, and Storage applies them when it
+opens a database (see migrate.py). Change both together: a test checks that they agree.
+
 SQLite runs in WAL mode with synchronous=NORMAL: a commit costs ~12 us and a
 killed server process loses nothing that was committed (only a power cut could
 lose the last transactions, which FULL would protect at the price of stalling
@@ -17,6 +20,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import (Column, Float, Integer, MetaData, String, Table, Text, create_engine, event,
                         func, insert, select, update)
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 metadata = MetaData()
@@ -97,14 +101,23 @@ def _sqlite_pragmas(dbapi_connection, _record):
     cursor.close()
 
 
+def make_engine(url: str) -> Engine:
+    engine = create_engine(url, future=True)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_pragmas)
+    return engine
+
+
 class Storage:
-    """Matches, seats and events in a SQL database (SQLite by default)."""
+    """Matches, seats and events in a SQL database (SQLite by default).
+
+    Opening a database brings its schema up to date (quadrille/infra/migrate.py): `applied` lists the
+    migrations that this opening ran, oldest first (none when it was up to date)."""
 
     def __init__(self, url: str):
-        self.engine = create_engine(url, future=True)
-        if self.engine.dialect.name == "sqlite":
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        metadata.create_all(self.engine)
+        from . import migrate  # here, so that `python -m quadrille.infra.migrate` runs a module not yet imported
+        self.engine = make_engine(url)
+        self.applied = migrate.upgrade(self.engine)
 
     @classmethod
     def sqlite(cls, path: str) -> "Storage":
