@@ -31,7 +31,7 @@ matches_table = Table(
     Column("game", String(32), nullable=False),
     Column("options", Text, nullable=False),       # JSON object
     Column("mode", String(16), nullable=False),    # online | local | ai
-    Column("name", String(64), index=True),        # match name for by-name play, else NULL
+    Column("name", String(64)),                    # match name for by-name play, else NULL
     Column("meta", Text, nullable=False, default="{}"),  # JSON: e.g. ai settings
     Column("created", Float, nullable=False),
     # A summary of the match's events, kept by append_event in the same transaction: the recent list reads
@@ -39,6 +39,7 @@ matches_table = Table(
     Column("version", Integer, nullable=False, server_default="0"),  # the number of events: the highest seq
     Column("updated", Float, nullable=False),                        # the last event's time, else created
     Index("ix_matches_updated", "updated"),
+    Index("ix_matches_name_created", "name", "created"),  # find_by_name: the newest match of a name
 )
 
 seats_table = Table(

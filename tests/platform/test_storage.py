@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002"]
+REVISIONS = ["0001", "0002", "0003"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """
@@ -197,6 +197,20 @@ def test_an_appended_event_touches_one_match_row_by_its_key(busy):
             ["SEARCH matches USING INDEX sqlite_autoindex_matches_1 (id=?)"]}
     assert busy.recent_matches(1)[0] == {"id": "m007", "game": "trails", "mode": "online", "name": "name 7",
                                          "created": 7.0, "version": 7}
+
+
+def test_every_other_per_request_query_finds_its_rows_through_a_key_or_an_index(busy):
+    seen = {}
+    for call in (lambda: busy.find_by_name("friday"), lambda: busy.load_match("m150"),
+                 lambda: busy.claim_seat("m150", 2, "t" * 64, "Bob", 5.0),
+                 lambda: busy.update_seat("m150", SeatRow(2, "ai"))):
+        seen.update(plans(busy, call))
+    assert len(seen) == 6
+    for sql, plan in seen.items():
+        assert len(plan) == 1 and plan[0].startswith("SEARCH ") and " USING " in plan[0], (sql, plan)
+    assert seen["SELECT matches.id FROM matches WHERE matches.name = ? ORDER BY matches.created DESC LIMIT ? OFFSET ?"] \
+        == ["SEARCH matches USING INDEX ix_matches_name_created (name=?)"]  # no sort of its 100 matches
+    assert busy.find_by_name("friday") == "m297" and busy.find_by_name("nobody") is None
 
 
 def test_the_command_line_goes_down_and_up_again(release_copy):
