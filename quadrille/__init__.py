@@ -22,6 +22,7 @@ from .computer import ComputerPlayers
 from .errors import ServiceError
 from .infra.storage import Storage
 from .matches import MatchService
+from .matches.cache import MatchCache
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
@@ -33,6 +34,7 @@ DEFAULTS = {
     "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
     "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
     "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
+    "CACHE_MAX_EVENTS": 250_000,          # live matches kept in memory: their events plus moves, in total
 }
 
 
@@ -59,7 +61,7 @@ def create_app(config: dict | None = None) -> Flask:
         socketio.emit(event, payload, to=sockets.room_of(match_id))
 
     storage = Storage.sqlite(app.config["DATABASE"])
-    service = MatchService(storage, broadcast)
+    service = MatchService(storage, broadcast, MatchCache(max_weight=app.config["CACHE_MAX_EVENTS"]))
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
                                        size=app.config["COMPUTER_WORKERS"], demo_delay=app.config["DEMO_DELAY"])
     app.extensions["quadrille"] = service

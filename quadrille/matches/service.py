@@ -12,7 +12,6 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -22,12 +21,12 @@ from games import IllegalMove
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
+from .cache import MatchCache
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
 MAX_MOVE_LENGTH = 200
 MAX_NAME_LENGTH = 40
-CACHE_SIZE = 2000
 
 
 @dataclass
@@ -95,11 +94,12 @@ def _int(value, what: str, optional: bool = True) -> int | None:
 
 
 class MatchService:
-    def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None):
+    def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None,
+                 cache: MatchCache | None = None):
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.storage = storage
         self.listener = listener or (lambda match_id, event, payload: None)
-        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._cache = cache if cache is not None else MatchCache()
         self._cache_lock = threading.Lock()
         self._name_lock = threading.Lock()
 
@@ -114,11 +114,7 @@ class MatchService:
                 if row is None:
                     raise not_found()
                 match = self._replay(row)
-                self._cache[match_id] = match
-                while len(self._cache) > CACHE_SIZE:
-                    self._cache.popitem(last=False)
-            else:
-                self._cache.move_to_end(match_id)
+                self._cache.put(match_id, match)
             return match
 
     def _replay(self, row: MatchRow) -> Match:
@@ -288,7 +284,7 @@ class MatchService:
         match = Match(row=row, board=board, version=len(row.events), started=not _needs_start(game, mode),
                       move_seats=[None] * len(row.events), computer=computer)
         with self._cache_lock:
-            self._cache[row.id] = match
+            self._cache.put(row.id, match)
         self._wake_computer(match)
         mine = [s for s in held if s not in computer]
         return {"match": row.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
