@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> None:
             elif name == "stamp":
                 command.stamp(cfg, args.revision)
             elif name == "revision":
-                command.revision(cfg, message=args.message, autogenerate=args.autogenerate)
+                command.revision(cfg, message=args.message, autogenerate=args.autogenerate,
+                                 rev_id=f"{int(head()) + 1:04d}")  # numbered in order: 0001, 0002, ...
             connection.commit()
     finally:
         engine.dispose()
