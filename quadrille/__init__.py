@@ -26,6 +26,7 @@ from .matches import MatchService
 from .settings import DEFAULTS
 from .web import http_api, pages, rate_limits, security, sockets
 from .web.links import public_url
+from .matches.cache import MatchCache
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
@@ -56,7 +57,8 @@ def create_app(config: dict | None = None) -> Flask:
     config = app.config
     storage = Storage.sqlite(config["DATABASE"])
     presence = Presence(grace=config["PRESENCE_GRACE"])
-    service = MatchService(storage, broadcast, presence=presence, vote_ttl=config["VOTE_TTL"])
+    service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
+                           vote_ttl=config["VOTE_TTL"])
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
                                        size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"])
     budgets = Budgets(config["RATELIMIT_STORAGE_URI"], player_events=config["SOCKET_PLAYER_EVENTS"],

@@ -12,7 +12,6 @@ import re
 import secrets
 import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -24,12 +23,12 @@ from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
 from .offers import Offers
+from .cache import MatchCache
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
 MAX_MOVE_LENGTH = 200
 MAX_NAME_LENGTH = 40
-CACHE_SIZE = 2000
 
 
 @dataclass
@@ -99,7 +98,7 @@ def _int(value, what: str, optional: bool = True) -> int | None:
 
 class MatchService:
     def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None,
-                 presence: Presence | None = None, vote_ttl: float = 120.0,
+                 cache: MatchCache | None = None, presence: Presence | None = None, vote_ttl: float = 120.0,
                  clock: Callable[[], float] = time.monotonic):
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.presence = presence or Presence()
@@ -107,7 +106,7 @@ class MatchService:
         self.clock = clock
         self.storage = storage
         self.listener = listener or (lambda match_id, event, payload: None)
-        self._cache: OrderedDict[str, Match] = OrderedDict()
+        self._cache = cache if cache is not None else MatchCache()
         self._cache_lock = threading.Lock()
         self._name_lock = threading.Lock()
 
@@ -122,11 +121,7 @@ class MatchService:
                 if row is None:
                     raise not_found()
                 match = self._replay(row)
-                self._cache[match_id] = match
-                while len(self._cache) > CACHE_SIZE:
-                    self._cache.popitem(last=False)
-            else:
-                self._cache.move_to_end(match_id)
+                self._cache.put(match_id, match)
             return match
 
     def _replay(self, row: MatchRow) -> Match:
@@ -311,7 +306,7 @@ class MatchService:
         match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
                       move_seats=[None] * len(board.moves), computer=computer)
         with self._cache_lock:
-            self._cache[row.id] = match
+            self._cache.put(row.id, match)
         self._wake_computer(match)
         return match
 
