@@ -249,8 +249,9 @@ class MatchService:
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=()) -> dict:
-        """A new match; the creator holds `seats` (default [1]; every seat when local)."""
+               player=None, moves=(), owner=None) -> dict:
+        """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
+        creator's address, counted against its cap of matches against the computer."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
@@ -276,6 +277,8 @@ class MatchService:
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
                        name=name.lower() if name else None, created=now,
                        meta={"computer": {str(seat): level for seat, level in computer.items()}} if computer else {})
+        if computer:
+            self._admit_computer(row.id, owner)
         for seat in range(1, board.players + 1):
             mine = seat in held
             row.seats.append(SeatRow(seat=seat, kind="ai" if seat in computer else "human",
@@ -446,7 +449,18 @@ class MatchService:
 
     def _wake_computer(self, match: Match) -> None:
         if self.computer is not None and match.computer:
-            self.computer.notify(match.id, match.version, match.computer_to_move())
+            self.computer.notify(match.id, match.version, match.computer_to_move(), over=match.outcome() is not None)
+
+    def _admit_computer(self, match_id: str, owner) -> None:
+        """Before the computer takes seats: ServiceError 429 when `owner` has too many such matches going."""
+        if self.computer is not None:
+            self.computer.admit(match_id, owner)
+
+    def wake_computer(self, match_id) -> None:
+        """Someone started watching the match: a demo that rested for want of watchers resumes."""
+        match = self._get(match_id)
+        with match.lock:
+            self._wake_computer(match)
 
     # -- the computer's side ----------------------------------------------------------
     def computer_request(self, match_id, version) -> dict | None:
@@ -485,7 +499,7 @@ class MatchService:
             match.paused = paused
             return self._publish(match)
 
-    def hand_to_computer(self, match_id, token, seat, level=1, absent=True) -> dict:
+    def hand_to_computer(self, match_id, token, seat, level=1, absent=True, owner=None) -> dict:
         """The computer takes over a seat whose player is gone, when the players still here agree.
 
         A player asks; in a two-player game that is everyone left, so it happens at once. With more
@@ -508,6 +522,7 @@ class MatchService:
             needed = [s for s in match.humans() if s != seat]
             if not set(needed) <= votes:
                 return {**self._publish(match), "waiting_for": [s for s in needed if s not in votes]}
+            self._admit_computer(match.id, owner)
             del match.votes[seat]
             self._record_event(match, "computer", {"seat": seat, "level": level}, seats[0])
             return self._publish(match)
@@ -584,7 +599,7 @@ class MatchService:
             self._record_event(match, "resign", {"seat": seats[0]}, seats[0])
             return self._publish(match)
 
-    def start(self, match_id, token, computer_level=None) -> dict:
+    def start(self, match_id, token, computer_level=None, owner=None) -> dict:
         """The creator starts a match that waits for its players. Unclaimed seats are left out, or, with
         `computer_level`, played by the computer."""
         match = self._get(match_id)
@@ -600,6 +615,8 @@ class MatchService:
                 free = [s.seat for s in match.row.seats if s.token_hash is None]
                 computer = self._computer_seats(game.name, {"seats": free, "level": computer_level},
                                                 len(match.row.seats)) if free else {}
+                if computer:
+                    self._admit_computer(match.id, owner)
                 self._record_event(match, "start", {"options": {}, "computer": computer}, 1)
                 return self._publish(match)
             # An online match is for several people: alone, play a local game.
