@@ -33,6 +33,7 @@ DEFAULTS = {
     "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
     "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
     "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
+    "COMPUTER_MATCHES_PER_ADDRESS": 8,    # matches against the computer one client address may have going
 }
 
 
@@ -60,11 +61,14 @@ def create_app(config: dict | None = None) -> Flask:
 
     storage = Storage.sqlite(app.config["DATABASE"])
     service = MatchService(storage, broadcast)
+    presence = sockets.register(socketio, service)
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
-                                       size=app.config["COMPUTER_WORKERS"], demo_delay=app.config["DEMO_DELAY"])
+                                       size=app.config["COMPUTER_WORKERS"], demo_delay=app.config["DEMO_DELAY"],
+                                       watched=presence.watching,
+                                       per_address=app.config["COMPUTER_MATCHES_PER_ADDRESS"])
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
-    app.extensions["quadrille.presence"] = sockets.register(socketio, service)
+    app.extensions["quadrille.presence"] = presence
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)

@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from quadrille import create_app
 from quadrille.computer import ComputerPlayers
 from quadrille.computer.quota import MatchQuota
 from quadrille.errors import ServiceError
@@ -285,3 +286,20 @@ def test_a_match_that_rests_stops_counting_and_counts_again_when_it_comes_back()
     quota.release("a")  # a is over
     quota.admit("b", "10.0.0.1")
     assert quota.owner("b") == "10.0.0.1" and sorted(quota.going("10.0.0.1")) == ["b", "c"]
+
+
+# -- the doors pass the client's address ---------------------------------------------------------
+def test_the_http_door_counts_matches_per_client_address(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "doors.db"), "COMPUTER_MATCHES_PER_ADDRESS": 1})
+    try:
+        client = app.test_client()
+        body = {"game": "trails", "mode": "ai", "ai": {"seats": [2], "level": 1}}
+        first = client.post("/api/matches", json=body, environ_base={"REMOTE_ADDR": "10.0.0.1"})
+        assert first.status_code == 201
+        refused = client.post("/api/matches", json=body, environ_base={"REMOTE_ADDR": "10.0.0.1"})
+        assert refused.status_code == 429 and refused.get_json()["error"] == "rate-limited"
+        assert refused.get_json()["reason"].startswith("You already have a game against")
+        assert client.post("/api/matches", json=body, environ_base={"REMOTE_ADDR": "10.0.0.2"}).status_code == 201
+    finally:
+        app.extensions["quadrille"].computer.close()
+        app.extensions["quadrille.storage"].close()
