@@ -60,7 +60,8 @@ def create_app(config: dict | None = None) -> Flask:
     service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
                            vote_ttl=config["VOTE_TTL"])
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
-                                       size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"])
+                                       size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"],
+                                       watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"])
     budgets = Budgets(config["RATELIMIT_STORAGE_URI"], player_events=config["SOCKET_PLAYER_EVENTS"],
                       spectator_events=config["SOCKET_SPECTATOR_EVENTS"],
                       address_events=config["SOCKET_ADDRESS_EVENTS"],

@@ -21,6 +21,7 @@ DEFAULTS = {
     "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
     "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
     "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
+    "COMPUTER_MATCHES_PER_ADDRESS": 8,    # matches against the computer one client address may have going
     "CACHE_MAX_EVENTS": 250_000,          # live matches kept in memory: their events plus moves, in total
 
     # -- budgets (the `limits` library's storage: memory, or Redis when RATELIMIT_STORAGE_URI names one) --

@@ -13,6 +13,7 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable
 
 import games
@@ -29,6 +30,7 @@ MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
 MAX_MOVE_LENGTH = 200
 MAX_NAME_LENGTH = 40
+EXTRA_EVENTS = 400  # beyond 4 events a move: the decisions of a long life (offers, hand-overs, a rematch)
 
 
 @dataclass
@@ -55,14 +57,29 @@ class Match:
         """The seats a token holds (every seat for a local match's token)."""
         return seats_held(token, ((s.seat, s.token_hash) for s in self.row.seats))
 
+    @cached_property
+    def move_limit(self) -> int:
+        """The most moves a real game of these options takes (the engine's `move_limit`): a match that
+        reaches it ends in a draw, so that no match can grow without end (gamma's skip is always legal)."""
+        return games.get(self.row.game).move_limit(self.row.options)
+
+    @property
+    def event_limit(self) -> int:
+        """The most events a match may hold: its moves, plus room for take-backs, rewinds and decisions."""
+        return 4 * self.move_limit + EXTRA_EVENTS
+
     def outcome(self) -> dict | None:
         if self.result is not None:
             return self.result
         outcome = self.board.outcome()
-        return outcome.to_dict() if outcome else None
+        if outcome:
+            return outcome.to_dict()
+        if len(self.move_seats) >= self.move_limit:
+            return {"winners": [], "scores": [], "reason": "move-limit"}
+        return None
 
     def turn(self) -> int | None:
-        return None if self.result is not None or not self.started else self.board.turn
+        return None if not self.started or self.outcome() is not None else self.board.turn
 
     def computer_to_move(self) -> bool:
         return not self.paused and self.turn() in self.computer
@@ -154,6 +171,7 @@ class MatchService:
             options = dict(match.row.options, **data.get("options", {}))
             if options != match.row.options:
                 match.row.options = options
+                match.__dict__.pop("move_limit", None)  # the limit follows the options
                 match.board = games.get(match.row.game).new(**options)
             match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
             match.computer.update({int(seat): level for seat, level in data.get("computer", {}).items()})
@@ -169,6 +187,9 @@ class MatchService:
 
     def _record_event(self, match: Match, kind: str, data: dict, seat: int | None) -> EventRow:
         """Write an event (the caller holds match.lock and has validated it), then apply it."""
+        if match.version >= match.event_limit:
+            raise ServiceError(409, "match-full", "This match holds as many moves and decisions as a match may; "
+                                                  "export it and import the record to go on.")
         event = EventRow(seq=match.version + 1, kind=kind, data=data, seat=seat, at=time.time())
         try:
             self.storage.append_event(match.id, event)
@@ -256,8 +277,9 @@ class MatchService:
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=()) -> dict:
-        """A new match; the creator holds `seats` (default [1]; every seat when local)."""
+               player=None, moves=(), owner=None) -> dict:
+        """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
+        creator's address, counted against its cap of matches against the computer."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
@@ -271,6 +293,10 @@ class MatchService:
         name = _clean_name(name, "match name")
         computer = self._computer_seats(game.name, ai, board.players) if mode == "ai" else {}
         held = self._creator_seats(seats, board.players, mode, computer)
+        limit = game.move_limit(board.options)
+        if len(moves) > limit:
+            raise bad_request(f"This record has {len(moves)} moves; a game of {game.title} with these options "
+                              f"lasts at most {limit}.", "bad-record")
         for i, move in enumerate(moves):
             try:
                 board.push(move)
@@ -285,18 +311,21 @@ class MatchService:
                              name=(player or f"Player {seat}") if seat in held else None,
                              claimed=now if seat in held else None)
                      for seat in range(1, board.players + 1)]
-        match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer)
+        match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner)
         mine = [s for s in held if s not in computer]
         return {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
 
     def _insert(self, game: games.Game, board, mode: str, name: str | None, seats: list[SeatRow],
-                computer: dict, started: bool | None = None) -> Match:
+                computer: dict, started: bool | None = None, owner=None) -> Match:
         """Store a new match whose seats are already decided, cache it, and let the computer start.
-        `started`: a match that would wait for its creator's start may begin at once (a rematch)."""
+        `started`: a match that would wait for its creator's start may begin at once (a rematch).
+        `owner`: the creator's address, counted against its cap of matches against the computer."""
         now = time.time()
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
                        name=name, created=now, seats=seats,
                        meta={"computer": {str(seat): level for seat, level in computer.items()}} if computer else {})
+        if computer:
+            self._admit_computer(row.id, owner)
         row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
                       for i, m in enumerate(board.moves)]
         waits = _needs_start(game, mode)
@@ -465,7 +494,18 @@ class MatchService:
 
     def _wake_computer(self, match: Match) -> None:
         if self.computer is not None and match.computer:
-            self.computer.notify(match.id, match.version, match.computer_to_move())
+            self.computer.notify(match.id, match.version, match.computer_to_move(), over=match.outcome() is not None)
+
+    def _admit_computer(self, match_id: str, owner) -> None:
+        """Before the computer takes seats: ServiceError 429 when `owner` has too many such matches going."""
+        if self.computer is not None:
+            self.computer.admit(match_id, owner)
+
+    def wake_computer(self, match_id) -> None:
+        """Someone started watching the match: a demo that rested for want of watchers resumes."""
+        match = self._get(match_id)
+        with match.lock:
+            self._wake_computer(match)
 
     # -- the computer's side ----------------------------------------------------------
     def computer_request(self, match_id, version) -> dict | None:
@@ -506,7 +546,7 @@ class MatchService:
             match.paused = paused
             return self._publish(match)
 
-    def hand_to_computer(self, match_id, token, seat, level=1) -> dict:
+    def hand_to_computer(self, match_id, token, seat, level=1, owner=None) -> dict:
         """The computer takes over a seat whose player is gone, when the players still here agree.
 
         A player asks; in a two-player game that is everyone left, so it happens at once. With more
@@ -533,6 +573,7 @@ class MatchService:
             needed = [s for s in match.humans() if s != seat]
             if not set(needed) <= set(votes):
                 return {**self._publish(match), "waiting_for": [s for s in needed if s not in votes]}
+            self._admit_computer(match.id, owner)
             del match.votes[seat]
             self._record_event(match, "computer", {"seat": seat, "level": level}, seats[0])
             return self._publish(match)
@@ -609,7 +650,7 @@ class MatchService:
             self._record_event(match, "resign", {"seat": seats[0]}, seats[0])
             return self._publish(match)
 
-    def start(self, match_id, token, computer_level=None) -> dict:
+    def start(self, match_id, token, computer_level=None, owner=None) -> dict:
         """The creator starts a match that waits for its players. Unclaimed seats are left out, or, with
         `computer_level`, played by the computer."""
         match = self._get(match_id)
@@ -625,6 +666,8 @@ class MatchService:
                 free = [s.seat for s in match.row.seats if s.token_hash is None]
                 computer = self._computer_seats(game.name, {"seats": free, "level": computer_level},
                                                 len(match.row.seats)) if free else {}
+                if computer:
+                    self._admit_computer(match.id, owner)
                 self._record_event(match, "start", {"options": {}, "computer": computer}, 1)
                 return self._publish(match)
             # An online match is for several people: alone, play a local game.
@@ -635,7 +678,7 @@ class MatchService:
             self._record_event(match, "start", {"options": options}, 1)
             return self._publish(match)
 
-    def rematch(self, match_id, token) -> dict:
+    def rematch(self, match_id, token, owner=None) -> dict:
         """Offer a rematch once the game is over, or accept the one offered: when every player of the
         finished match agrees (at once on one screen or against the computer), a new match starts with the
         same options, the seats turned by one (in a two-player game, sides swapped), each seat held by
@@ -650,7 +693,7 @@ class MatchService:
                 if not set(match.humans()) <= agreed:
                     self._record_event(match, "offer", {"offer": "rematch", "seat": seats[0]}, seats[0])
                     return self._publish(match)
-                new = self._create_rematch(match)
+                new = self._create_rematch(match, owner)
                 self._record_event(match, "rematch", {"match": new.id}, seats[0])
                 self._publish(match)
                 self.listener(match.id, "rematch", {"match": new.id, "from": match.id})
@@ -666,7 +709,7 @@ class MatchService:
         """A seat's number in the rematch: turned by one, except on one screen where nothing changes."""
         return seat if mode == "local" else seat % players + 1
 
-    def _create_rematch(self, match: Match) -> Match:
+    def _create_rematch(self, match: Match, owner=None) -> Match:
         game, mode, players = games.get(match.row.game), match.row.mode, match.board.players
         turned = lambda seat: self._turned(seat, players, mode)  # noqa: E731
         computer = {turned(seat): level for seat, level in match.computer.items()}
@@ -674,7 +717,7 @@ class MatchService:
                                 token_hash=s.token_hash, name=s.name, claimed=s.claimed)
                         for s in match.row.seats), key=lambda s: s.seat)
         board = game.new(**match.row.options)
-        return self._insert(game, board, mode, None, seats, computer, started=True)
+        return self._insert(game, board, mode, None, seats, computer, started=True, owner=owner)
 
     def decline(self, match_id, token, kind="rematch") -> dict:
         """Decline another player's offer; the offer cannot be made again."""

@@ -76,7 +76,7 @@ def create_match():
     body = json_body()
     created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
                                seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
-                               player=body.get("player"))
+                               player=body.get("player"), owner=request.remote_addr)
     return jsonify(with_links(created)), 201
 
 
@@ -133,11 +133,12 @@ def match_action(match_id, action):
         "takeback": lambda: svc.takeback(match_id, token),
         "rewind": lambda: svc.rewind(match_id, token, body.get("to")),
         "resign": lambda: svc.resign(match_id, token),
-        "start": lambda: svc.start(match_id, token, body.get("computer_level")),
+        "start": lambda: svc.start(match_id, token, body.get("computer_level"), owner=request.remote_addr),
         "pause": lambda: svc.pause(match_id, token, body.get("paused")),
         "reclaim": lambda: svc.take_back_seat(match_id, token),
-        "computer": lambda: svc.hand_to_computer(match_id, token, body.get("seat"), body.get("level", 1)),
-        "rematch": lambda: with_links(svc.rematch(match_id, token)),
+        "computer": lambda: svc.hand_to_computer(match_id, token, body.get("seat"), body.get("level", 1),
+                                                 owner=request.remote_addr),
+        "rematch": lambda: with_links(svc.rematch(match_id, token, owner=request.remote_addr)),
         "decline": lambda: svc.decline(match_id, token, body.get("offer", "rematch")),
     }
     if action not in actions:

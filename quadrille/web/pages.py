@@ -80,7 +80,7 @@ def embed_new(game_name):
         options[key] = parse_option(option, value)
     service = current_app.extensions["quadrille"]
     try:
-        created = service.create(game_name, options, "local")
+        created = service.create(game_name, options, "local", owner=request.remote_addr)
     except ServiceError as exc:
         return render_template("error.html", reason=exc.reason), exc.status
     g.carries_token = True  # never cached: the page holds a live seat token

@@ -102,6 +102,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
             leave_room(room_of(left))
             announce(left)
         join_room(room_of(match_id))
+        service.wake_computer(match_id)  # a demo rests while nobody watches it
         announce(match_id)
         return {"state": state, "you": {"seats": seats}, "presence": presence.summary(match_id)}
 
@@ -132,12 +133,13 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     decision("takeback", lambda d: service.takeback(d.get("match"), d.get("token")))
     decision("rewind", lambda d: service.rewind(d.get("match"), d.get("token"), d.get("to")))
     decision("resign", lambda d: service.resign(d.get("match"), d.get("token")))
-    decision("start", lambda d: service.start(d.get("match"), d.get("token"), d.get("computer_level")))
+    decision("start", lambda d: service.start(d.get("match"), d.get("token"), d.get("computer_level"),
+                                              owner=request.remote_addr))
     decision("pause", lambda d: service.pause(d.get("match"), d.get("token"), d.get("paused")))
     decision("reclaim", lambda d: service.take_back_seat(d.get("match"), d.get("token")))
     decision("computer", lambda d: service.hand_to_computer(d.get("match"), d.get("token"), d.get("seat"),
-                                                            d.get("level", 1)))
-    decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token")))
+                                                            d.get("level", 1), owner=request.remote_addr))
+    decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token"), owner=request.remote_addr))
     decision("decline", lambda d: service.decline(d.get("match"), d.get("token"), d.get("offer", "rematch")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
 

@@ -361,3 +361,37 @@ def test_an_online_gamma_match_waits_for_its_creator_and_leaves_out_free_seats(s
     service.storage.close()
     again = MatchService(Storage.sqlite(service.storage.engine.url.database))
     assert again.state(match)["moves"] == ["0,0", "4,3", "2,2"] and again.state(match)["players"] == 3
+
+
+def test_a_match_that_reaches_its_games_move_limit_is_a_draw(service):
+    import games
+    gamma = games.get("gamma")
+    limit = gamma.move_limit(gamma.normalise({"width": 2, "height": 2}))
+    too_long = error_of(service.import_record, {"game": "gamma", "options": {"width": 2, "height": 2},
+                                                "moves": ["skip"] * (limit + 1)})
+    assert too_long.error == "bad-record" and f"at most {limit}" in too_long.reason
+    assert service.recent() == []
+    created = service.import_record({"game": "gamma", "options": {"width": 2, "height": 2},
+                                     "moves": ["skip"] * (limit - 1)})
+    state = service.play(created["match"], created["token"], "skip")  # the last move a match may hold
+    assert state["outcome"] == {"winners": [], "scores": [], "reason": "move-limit"}
+    assert state["turn"] is None and state["legal"] == []
+    assert error_of(service.play, created["match"], created["token"], "skip").error == "game-over"
+    assert service.takeback(created["match"], created["token"])["outcome"] is None  # a take-back reopens it
+
+
+def test_a_match_holds_a_bounded_number_of_events(service):
+    created = service.create("trails", {"size": 3, "towers": 0}, "local")
+    match, token = created["match"], created["token"]
+    state = service.state(match)
+    while True:
+        try:
+            service.play(match, token, state["legal"][0])
+            state = service.takeback(match, token)
+        except ServiceError as exc:
+            assert exc.error == "match-full" and exc.status == 409 and exc.reason
+            break
+    version = service.state(match)["version"]
+    assert version == 4 * 7 + 400  # 3x3 Trails lasts at most 7 moves
+    assert error_of(service.play, match, token, service.state(match)["legal"][0]).error == "match-full"
+    assert service.state(match)["version"] == version
