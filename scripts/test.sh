@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+# The versions tested are pinned in constraints.txt (pip-compile --upgrade --extra test; see README).
+python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
 
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"

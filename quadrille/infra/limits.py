@@ -12,9 +12,37 @@ greenlets, and a count in a shared store would outlive a process that died holdi
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 
 from limits import parse, storage, strategies
+from limits.storage import MemoryStorage
+
+
+class SweepingMemoryStorage(MemoryStorage):
+    """`limits`' memory storage, but its sweep of expired keys runs once a second instead of every 10 ms.
+    With a key per socket, the sweep walked every key a hundred times a second: a tenth of the server's time
+    under the load benchmark. Expired counts are dropped when read regardless, so only memory waits longer."""
+
+    STORAGE_SCHEME = ["quadrille-memory"]
+    SWEEP_INTERVAL = 1.0
+
+    def __init__(self, *args, **kwargs):
+        self._next_sweep = 0.0
+        super().__init__(*args, **kwargs)
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # replaces the base class's private scheduler
+        now = time.monotonic()
+        if now >= self._next_sweep and not self.timer.is_alive():
+            self._next_sweep = now + self.SWEEP_INTERVAL
+            self.timer = threading.Timer(0.0, self._MemoryStorage__expire_events)
+            self.timer.daemon = True
+            self.timer.start()
+
+
+def counter_storage_uri(uri: str) -> str:
+    """The storage behind a budget: memory (swept as above) unless the URI names another, such as Redis."""
+    return "quadrille-memory://" if uri.startswith("memory://") else uri
 
 
 class Budgets:
@@ -22,7 +50,8 @@ class Budgets:
                  address_events: str, connections_per_address: int, connection_rate: str,
                  refusals_before_close: int, enabled: bool = True):
         self.enabled = enabled
-        self.limiter = strategies.SlidingWindowCounterRateLimiter(storage.storage_from_string(storage_uri))
+        self.limiter = strategies.SlidingWindowCounterRateLimiter(
+            storage.storage_from_string(counter_storage_uri(storage_uri)))
         self.player_events = parse(player_events)
         self.spectator_events = parse(spectator_events)
         self.address_events = parse(address_events)

@@ -7,13 +7,15 @@ from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from ..infra.limits import counter_storage_uri
+
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 
 
 def install(app: Flask) -> Limiter:
     """Call after the blueprints are registered: the match-creating views are wrapped in place."""
     config = app.config
-    limiter = Limiter(get_remote_address, app=app, storage_uri=config["RATELIMIT_STORAGE_URI"],
+    limiter = Limiter(get_remote_address, app=app, storage_uri=counter_storage_uri(config["RATELIMIT_STORAGE_URI"]),
                       strategy="sliding-window-counter", default_limits=[config["HTTP_RATE"]],
                       default_limits_exempt_when=lambda: request.endpoint == "static",
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)

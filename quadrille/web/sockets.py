@@ -38,15 +38,15 @@ def room_of(match_id: str) -> str:
 def register(socketio: SocketIO, service: MatchService, presence: Presence, budgets: Budgets,
              presence_interval: float = 0.25) -> None:
     counted: dict[str, str] = {}  # sid -> address, for the connections counted against an address
+    addresses: dict[str, str] = {}  # sid -> address, for the events counted against it
 
     def address() -> str:
         return request.remote_addr or "?"
 
     def gate(sid: str, event: str | None) -> dict | None:
-        environ = socketio.server.get_environ(sid) or {}
         player = bool(presence.seats_of(sid))
         cost = EVENT_COSTS.get(event, 1) if event is not None else MAX_COST
-        return None if budgets.event(sid, environ.get("REMOTE_ADDR") or "?", player, cost) else RATE_LIMITED
+        return None if budgets.event(sid, addresses.get(sid, "?"), player, cost) else RATE_LIMITED
 
     harden(socketio.server, gate, budgets.should_close)
 
@@ -55,7 +55,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         if not budgets.connect(address()):
             raise ConnectionRefusedError({"error": "rate-limited",
                                           "reason": "Too many connections from your address; try again later."})
-        counted[request.sid] = address()
+        counted[request.sid] = addresses[request.sid] = address()
 
     def acknowledged(handler):
         """Turn a handler's result or ServiceError into the acknowledgement; never raise to the client."""
@@ -146,6 +146,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     @socketio.on("disconnect")
     def disconnect(*_args):
         sid = request.sid
+        addresses.pop(sid, None)
         if sid in counted:
             budgets.disconnect(counted.pop(sid))
         budgets.forget(sid)

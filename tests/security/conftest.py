@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ServerProcess
+from tests.conftest import ASYNC_MODES, ServerProcess
 from tests.security.clients import Victim
 
 # The finding's bar: whatever one client sends, another client's round trip stays under this.
@@ -28,9 +28,10 @@ SETTINGS = {
 }
 
 
-@pytest.fixture(scope="module")
-def target(tmp_path_factory):
-    proc = ServerProcess(tmp_path_factory.mktemp("security") / "security.db", "gevent", settings=SETTINGS).start()
+@pytest.fixture(scope="module", params=ASYNC_MODES)
+def target(request, tmp_path_factory):
+    """A real server under each async mode (gevent, the default, and eventlet)."""
+    proc = ServerProcess(tmp_path_factory.mktemp("security") / "security.db", request.param, settings=SETTINGS).start()
     yield proc
     proc.stop()
 
