@@ -261,7 +261,8 @@
     $("step-last").addEventListener("click", () => stepTo(state.moves.length));
     $("continue-here").addEventListener("click", () => {
       const ply = currentPly();
-      replay = null;
+      stepSeq += 1;
+      wanted = null; replay = null; liveSeq = stepSeq; // a position still on its way must not bring the replay back
       ctx.emit("rewind", { to: ply });
     });
 

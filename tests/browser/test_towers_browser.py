@@ -104,6 +104,7 @@ def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_tur
     wait_seats(ann, "1")
     bob.goto(ann.input_value("#invite-link"))
     wait_seats(bob, "2")  # the invite link gives the second visitor seat 2
+    ann.wait_for_selector("#seats li.seat-2.online")  # Ann sees Bob arrive (presence comes a moment later)
     assert "Blue: Ann (you)" in ann.inner_text("#seats") and "Red:" in bob.inner_text("#seats")
     game = Game(live_server, {1: ann, 2: bob})
     assert game.state["options"]["size"] == 5 and game.state["turn"] == 1
