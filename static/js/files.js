@@ -13,7 +13,7 @@
     });
     const answer = await response.json().catch(() => ({ reason: "The server answered oddly." }));
     if (!response.ok) throw answer;
-    window.QuadrilleTokens.set(answer.match, answer.token);
+    window.QuadrilleTokens.remember(answer);
     return answer;
   }
   window.QuadrilleFiles = { importFile };

@@ -67,7 +67,7 @@
   }
 
   function enter(created) {
-    if (created.token) Tokens.set(created.match, created.token);
+    Tokens.remember(created);
     window.location.href = `/m/${created.match}`;
   }
 

@@ -17,6 +17,11 @@
       const s = store();
       if (s) s.setItem("quadrille.token." + match, token);
     },
+    // What a new match's answer (POST /api/matches and the like) leaves for this browser to keep: its token.
+    // Every page that creates or joins a match calls this, so what a match needs kept is kept in one place.
+    remember(created) {
+      if (created && created.match && created.token) Tokens.set(created.match, created.token);
+    },
     getName() { const s = store(); return (s && s.getItem("quadrille.player")) || ""; },
     setName(name) { const s = store(); if (s) s.setItem("quadrille.player", name); },
   };
