@@ -9,7 +9,6 @@
 // For tests and the console: window.latticeView (project a node to viewport coordinates, frame times).
 (function () {
   "use strict";
-  const THREE_URL = "/static/vendor/three/three.module.js";
   const STORE_3D = "quadrille.lattice.3d";
   const SEAT_NAME = { 1: "B", 2: "T" };
   const PIECE_NAME = { b: "B ball", B: "B star", t: "T ball", T: "T star" };
@@ -492,6 +491,8 @@
       const $ = (sel) => area.querySelector(sel);
       const root = $(".lattice");
       const stage = $("#lattice-stage");
+      // the vendored three.js, by its content-hashed URL (the server's static_url, in board.html)
+      const THREE_URL = root.dataset.three;
       let view = null, live = true, drawnMoves = -1, drawnMatchVersion = -1;
       const ui = { selected: null, hover: null, armed: null, chain: {}, focusMove: null, cursor: null };
       let scene3d = null;
@@ -711,6 +712,7 @@
         toggle.setAttribute("aria-pressed", String(on));
         toggle.textContent = on ? "Hide the 3D view" : "Show the 3D view";
         try { localStorage.setItem(STORE_3D, on ? "on" : "off"); } catch (e) { /* storage-less frame */ }
+        if (on && !loading3d) load3d();
         if (on && scene3d) { scene3d.resize(); render(true); }
       }
       toggle.addEventListener("click", () => show3d(stage.hidden));
@@ -735,15 +737,12 @@
           return { software: /swiftshader|llvmpipe|softpipe|software|basic render/i.test(name), name };
         } catch (e) { return null; }
       }
-      const probe = probeWebgl();
-      if (!probe) {
-        no3d("this browser has no WebGL.");
-      } else {
-        stage.hidden = !want3d();
-        toggle.hidden = false;
-        show3d(!stage.hidden);
+      // three.js (750 KB, minified) is fetched only when the 3D view is first shown: a player who keeps it
+      // hidden, or whose browser has no WebGL, never downloads it.
+      let loading3d = null;
+      function load3d() {
         $("#lattice-note").textContent = "Loading the 3D view…";
-        import(THREE_URL).then((THREE) => {
+        loading3d = import(THREE_URL).then((THREE) => {
           try {
             scene3d = createScene(THREE, stage, { pick: activate, hover, software: probe.software });
           } catch (err) {
@@ -754,6 +753,13 @@
           render();
           api.ready = true;
         }).catch((err) => no3d("three.js did not load (" + (err && err.message ? err.message : err) + ")."));
+      }
+      const probe = probeWebgl();
+      if (!probe) {
+        no3d("this browser has no WebGL.");
+      } else {
+        toggle.hidden = false;
+        show3d(want3d());
       }
 
       // -- drawing ---------------------------------------------------------------------------------
