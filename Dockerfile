@@ -9,6 +9,8 @@ RUN pip install --no-cache-dir -c constraints.txt -e .
 COPY app.py ./
 COPY templates templates
 COPY static static
+# Compress the static files once, here, rather than at every start (quadrille/web/assets.py).
+RUN python -c "from quadrille.web.assets import main; main()" >/dev/null
 # The server runs as a user of its own, which owns nothing but the database volume.
 RUN useradd --system --uid 10001 --home-dir /nonexistent --shell /usr/sbin/nologin quadrille \
     && mkdir -p /data && chown quadrille:quadrille /data

@@ -24,7 +24,7 @@ from .infra.presence import Presence
 from .infra.storage import Storage
 from .matches import MatchService
 from .settings import DEFAULTS
-from .web import http_api, pages, rate_limits, security, sockets
+from .web import assets, http_api, pages, rate_limits, security, sockets
 from .web.links import public_url
 from .matches.cache import MatchCache
 
@@ -80,6 +80,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app)
     security.install(app)
+    assets.install(app)
     register_error_handlers(app)
     return app
 

@@ -49,4 +49,11 @@ DEFAULTS = {
     "PRESENCE_GRACE": 20.0,
     # Votes to hand an absent player's seat to the computer expire after this long.
     "VOTE_TTL": 120.0,
+
+    # -- static files (quadrille/web/assets.py) ----------------------------------------------------------
+    # Where the compressed static files are kept between starts (brotli's best quality takes a second or
+    # two): None for build/assets beside static/, "" for nowhere (compressed again at every start).
+    "ASSET_CACHE": None,
+    # Development: read a changed static file again at the next request (otherwise: at the next start).
+    "ASSETS_RELOAD": False,
 }
