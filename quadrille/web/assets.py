@@ -214,15 +214,20 @@ def serve_static(filename: str):
     return response.make_conditional(request, accept_ranges=True, complete_length=len(body))
 
 
-def revalidate_pages(response):
-    """An HTML page: no-cache and an ETag, so that a return visit to an unchanged page is a 304. A page
-    that carries a live seat token is left alone (security.py makes it no-store)."""
-    if (request.method in ("GET", "HEAD") and response.status_code == 200 and response.mimetype == "text/html"
-            and not g.get("carries_token") and not response.is_streamed and "Cache-Control" not in response.headers):
+def page_headers(response):
+    """An HTML page: no-cache and an ETag, so that a return visit to an unchanged page is a 304, then
+    compressed by Flask-Compress. A page that carries a live seat token gets no ETag (security.py makes it
+    no-store). Nothing else passes here: the API's JSON is neither compressed nor given a Vary header."""
+    if response.mimetype != "text/html" or response.is_streamed:
+        return response
+    if (request.method in ("GET", "HEAD") and response.status_code == 200 and not g.get("carries_token")
+            and "Cache-Control" not in response.headers):
         response.cache_control.no_cache = True
         response.add_etag()
-        response.make_conditional(request)
-    return response
+        response.make_conditional(request)  # a 304 for a client that took the page uncompressed
+    # compressed with the encoding the client prefers; the ETag gets the encoding's name after it, and a
+    # client that holds that version gets a 304
+    return current_app.extensions["quadrille.compress"].after_request(response)
 
 
 def install(app: Flask) -> None:
@@ -232,11 +237,12 @@ def install(app: Flask) -> None:
     # it by name); only its view changes.
     app.view_functions["static"] = serve_static
     app.jinja_env.globals["static_url"] = static_url
-    # Flask-Compress for the pages only; after_request functions run last-registered first, so the ETag
-    # is set before Flask-Compress compresses (it then suffixes the ETag with the encoding and answers 304).
+    # Flask-Compress, called by page_headers for the pages only (registered, it would add Vary to every
+    # response, the API's included)
+    app.config.setdefault("COMPRESS_REGISTER", False)
     app.config.setdefault("COMPRESS_MIMETYPES", ["text/html"])
-    Compress(app)
-    app.after_request(revalidate_pages)
+    app.extensions["quadrille.compress"] = Compress(app)
+    app.after_request(page_headers)
 
 
 def main() -> None:
