@@ -111,6 +111,22 @@ def test_a_changed_file_gets_a_new_name_and_the_old_one_is_no_longer_immutable(t
     assert after.url_name("js/missing.js") == "js/missing.js"
 
 
+def test_in_development_a_changed_file_is_read_again_without_a_restart(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "dev.db"), "ASSETS_RELOAD": True, "ASSET_CACHE": ""})
+    app.static_folder = str(tmp_path / "static")
+    (tmp_path / "static").mkdir()
+    script = tmp_path / "static" / "dev.js"
+    script.write_text("let a = 1;")
+    with app.test_request_context():
+        first = assets_module.static_url("dev.js")
+    script.write_text("let a = 22;")  # another size: two writes may share a modification time
+    with app.test_request_context():
+        second = assets_module.static_url("dev.js")
+    assert first != second and second.startswith("/static/dev.")
+    assert app.test_client().get(second).data == b"let a = 22;"
+    app.extensions["quadrille.storage"].close()
+
+
 def test_compressed_files_are_kept_between_starts_and_checked(tmp_path, monkeypatch):
     folder, cache = tmp_path / "static", tmp_path / "cache"
     folder.mkdir()
