@@ -12,8 +12,8 @@
   `Vary: Accept-Encoding` and an ETag of its own. Nothing is compressed per request. Brotli's best quality
   is slow (about a second for three.js), so the compressed files are kept in a folder (ASSET_CACHE, by
   default build/assets/ beside static/), named by the SHA-256 of what they compress and checked against it
-  when read: a restart with unchanged files compresses nothing. `main()` below fills it ahead (the
-  Dockerfile does, so that the container starts at once).
+  when read: a restart with unchanged files compresses nothing (and drops the versions of files that have
+  changed). `main()` below fills it ahead (the Dockerfile does, so that the container starts at once).
 - **Pages** (HTML) are compressed per response by Flask-Compress (they are small: about a millisecond),
   carry an ETag and `Cache-Control: no-cache`, so that a return visit to an unchanged page costs a 304;
   pages that hold a live seat token keep `no-store` (security.py) and get no ETag. The JSON API is left as
@@ -51,6 +51,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 COMPRESSIBLE = frozenset({".js", ".css", ".svg", ".json", ".html", ".txt", ".xml"})
 MIN_COMPRESS = 256  # bytes: below this the headers outweigh the saving
 ENCODINGS = ("br", "gzip")  # best first
+KEPT = re.compile(r"^(?P<digest>[0-9a-f]{64})\.(br|gzip)$")
 HASHED = re.compile(r"^(?P<stem>.+)\.(?P<hash>[0-9a-f]{%d})(?P<ext>\.[^./]+)?$" % HASH_LENGTH)
 
 
@@ -98,6 +99,18 @@ class Assets:
             asset = self.read(path)
             self.by_name[asset.name] = asset
             self.by_hashed[asset.hashed] = asset
+        self.prune()
+
+    def prune(self) -> None:
+        """Forget the compressed versions of files that are no longer there (the folder would grow with
+        every edit). Only names this module writes are touched."""
+        if self.cache is None or not self.cache.is_dir():
+            return
+        current = {asset.digest for asset in self.by_name.values()}
+        for kept in self.cache.iterdir():
+            m = KEPT.match(kept.name)
+            if m and m["digest"] not in current:
+                kept.unlink(missing_ok=True)
 
     def read(self, path: Path) -> Asset:
         name = path.relative_to(self.folder).as_posix()

@@ -147,6 +147,11 @@ def test_compressed_files_are_kept_between_starts_and_checked(tmp_path, monkeypa
     third = Assets(folder, cache)
     assert brotli.decompress(third.by_name["a.css"].bodies["br"]) == (folder / "a.css").read_bytes()
 
+    (folder / "a.css").write_text("body { color: blue; }\n" * 100)  # an edit: the old versions go
+    (cache / "notes.txt").write_text("not ours")
+    fourth = Assets(folder, cache).by_name["a.css"]
+    assert sorted(p.name for p in cache.iterdir()) == sorted([f"{fourth.digest}.br", f"{fourth.digest}.gzip", "notes.txt"])
+
 
 def test_an_unwritable_cache_folder_only_costs_compressing_at_start(tmp_path):
     folder = tmp_path / "static"
