@@ -14,7 +14,7 @@
   default build/assets/ beside static/), named by the SHA-256 of what they compress and checked against it
   when read: a restart with unchanged files compresses nothing (and drops the versions of files that have
   changed). `main()` below fills it ahead (the Dockerfile does, so that the container starts at once).
-- **Pages** (HTML) are compressed per response by Flask-Compress (they are small: about a millisecond),
+- **Pages** (HTML) are compressed per response by Flask-Compress (they are small: under a millisecond),
   carry an ETag and `Cache-Control: no-cache`, so that a return visit to an unchanged page costs a 304;
   pages that hold a live seat token keep `no-store` (security.py) and get no ETag. The JSON API is left as
   it is (uncompressed, `no-store`), and Socket.IO's traffic never reaches Flask at all.
