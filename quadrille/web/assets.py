@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import brotli
-from flask import Flask, abort, current_app, g, request, send_from_directory, url_for
+from flask import Flask, current_app, g, request, send_from_directory, url_for
 from flask_compress import Compress
 from werkzeug.utils import get_content_type
 
