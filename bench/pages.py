@@ -3,6 +3,7 @@
     python bench/pages.py                         # a server of its own (gevent), every page
     python bench/pages.py --url http://127.0.0.1:5000
     python bench/pages.py --json                  # one JSON line per page
+    python bench/pages.py --network 10,40         # through a 10 Mbit/s line with a 40 ms round trip
 
 Starts a real server (unless --url), makes a local match of each game through the HTTP API, and loads in
 Debian's Chromium (through Playwright, with the browser tests' flags): the lobby, the match page of each
@@ -130,9 +131,14 @@ class Recorder:
         return sum(1 for r in self.requests.values() if not r["done"] and not r["url"].startswith("ws"))
 
 
-def visit(context, url: str, ready: str) -> dict:
+def visit(context, url: str, ready: str, network: tuple[float, float] | None = None) -> dict:
     page = context.new_page()
     recorder = Recorder(context, page)
+    if network:  # Chrome's own throttling: a slower line than the loopback, for load times that show bytes
+        mbits, rtt = network
+        recorder.cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": rtt, "downloadThroughput": mbits * 1e6 / 8,
+            "uploadThroughput": mbits * 1e6 / 8})
     page.goto(url, wait_until="load")
     page.wait_for_function(ready, timeout=60_000)
     ready_ms = page.evaluate("performance.now()")
@@ -157,7 +163,7 @@ def visit(context, url: str, ready: str) -> dict:
     }
 
 
-def measure(url: str, only: list[str] | None = None) -> list[dict]:
+def measure(url: str, only: list[str] | None = None, network: tuple[float, float] | None = None) -> list[dict]:
     from playwright.sync_api import sync_playwright
     results = []
     with sync_playwright() as p:
@@ -168,8 +174,8 @@ def measure(url: str, only: list[str] | None = None) -> list[dict]:
                 continue
             # bypass_csp: Playwright's wait_for_function evaluates a string, which the site's CSP forbids
             context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
-            first = visit(context, url + path, ready)
-            again = visit(context, url + path, ready)
+            first = visit(context, url + path, ready, network)
+            again = visit(context, url + path, ready, network)
             context.close()
             results.append({"page": name, "path": path, "first": first, "return": again})
         browser.close()
@@ -197,6 +203,8 @@ def main() -> None:
     parser.add_argument("--url", help="an already running server")
     parser.add_argument("--async-mode", choices=["gevent", "eventlet"], default="gevent")
     parser.add_argument("--only", nargs="*", help="only the pages whose name contains one of these words")
+    parser.add_argument("--network", metavar="MBITS,RTT_MS",
+                        help="throttle every tab to this line, e.g. 10,40 (10 Mbit/s each way, 40 ms round trip)")
     parser.add_argument("--json", action="store_true", help="one JSON line per page, with every resource")
     parser.add_argument("--resources", action="store_true", help="list each visit's resources")
     args = parser.parse_args()
@@ -206,7 +214,8 @@ def main() -> None:
         server = ServerProcess(Path(tempfile.mkdtemp(prefix="quadrille-pages-")) / "pages.db", args.async_mode).start()
         url = server.url
     try:
-        results = measure(url, args.only)
+        network = tuple(float(x) for x in args.network.split(",")) if args.network else None
+        results = measure(url, args.only, network)
     finally:
         if server:
             server.stop()
