@@ -24,7 +24,7 @@ from .infra.presence import Presence
 from .infra.storage import Storage
 from .matches import MatchService
 from .settings import DEFAULTS
-from .web import http_api, pages, rate_limits, security, sockets
+from .web import http_api, learn, pages, rate_limits, security, sockets
 from .web.links import public_url
 from .matches.cache import MatchCache
 
@@ -77,6 +77,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(learn.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app)
     security.install(app)

@@ -40,6 +40,9 @@ DEFAULTS = {
     # HTTP requests per address to the JSON API, and matches created per address (by link, name or import).
     "HTTP_RATE": "6000 per minute",
     "MATCH_CREATION_RATE": "3000 per minute",
+    # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
+    # steps and tries, per address: each replays a short game through the engine.
+    "LEARN_RATE": "1200 per minute",
 
     # -- presence ----------------------------------------------------------------------------------------
     # Presence announcements to a match's room are coalesced: at most one per match per this many seconds.

@@ -167,7 +167,7 @@ def lesson_state(name: str, board, you: int) -> dict:
         "legal": board.legal_moves() if board.turn is not None else [], "view": board.view(),
         "moves": board.moves, "outcome": outcome.to_dict() if outcome else None, "started": True,
         "players": board.players, "paused": False, "offers": {}, "rematch": None,
-        "seats": [{"seat": s, "taken": True, "name": "You" if s == you else "", "kind": "human"}
+        "seats": [{"seat": s, "taken": True, "name": "", "kind": "human"}
                   for s in range(1, board.players + 1)],
     }
 

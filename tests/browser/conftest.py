@@ -90,3 +90,30 @@ def wait_version(page, version):
 def wait_seats(page, seats):
     """Wait until the page knows it holds these seats ("1", "2", "1,2", or "" for a spectator)."""
     page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
+
+
+# -- the lobby ----------------------------------------------------------------------------------------------
+def lobby_start(page, server, game, mode, options=None, level=None, you=None, name=None, demo=False):
+    """Start a match from the lobby as a person does: the game's tile, one of its three ways to play (`online`:
+    play a friend, `ai`: the computer, `local`: this screen), the new-game dialog's options (opened under
+    "Change the options"), then Start (or, with `demo`, the computer against itself). Waits for the match page."""
+    page.goto(server.url + "/")
+    page.click(f"#game-{game} [data-mode={'ai' if demo else mode}]")
+    form = f"#setup-{game}"
+    page.wait_for_selector(f"{form}:not([hidden])")
+    if name is not None:
+        page.fill(f"{form} input[name=player]", name)
+    if options:
+        page.click(f"{form} .more-options summary")
+        for key, value in options.items():
+            field = f"{form} .more-options [name={key}]"
+            if page.eval_on_selector(field, "e => e.tagName") == "SELECT":
+                page.select_option(field, str(value))
+            else:
+                page.fill(field, str(value))
+    if level is not None:
+        page.select_option(f"{form} select[name=ai-level]", str(level))
+    if you is not None:
+        page.check(f"{form} input[name=ai-you][value='{you}']")
+    page.click(f"{form} [data-demo]" if demo else f"{form} button.start")
+    page.wait_for_url("**/m/**")

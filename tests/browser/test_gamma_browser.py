@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+from tests.browser.conftest import api_state, lobby_start, match_id, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -37,14 +37,8 @@ def drawn_cells(page, width, height):
 
 
 def create_from_lobby(page, server, width, height, players, areas, name):
-    page.goto(server.url + "/")
-    page.fill("#player-name", name)
-    page.dispatch_event("#player-name", "change")
-    form = "#game-gamma"
-    for option, value in (("width", width), ("height", height), ("players", players), ("areas", areas)):
-        page.fill(f"{form} input[name={option}]", str(value))
-    page.click(f"{form} button[value=online]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, server, "gamma", "online", name=name,
+                options={"width": width, "height": height, "players": players, "areas": areas})
     wait_seats(page, "1")
 
 

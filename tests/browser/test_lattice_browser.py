@@ -10,7 +10,7 @@ import random
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version, OUTPUT
+from tests.browser.conftest import api_state, lobby_start, match_id, wait_seats, wait_version, OUTPUT
 
 pytestmark = pytest.mark.browser
 
@@ -37,11 +37,7 @@ def open_local(page, server, options):
 
 def start_online(ann, bob, server, options=None):
     """Ann makes an online match from the lobby (with the given form options); Bob opens the invite link."""
-    ann.goto(server.url + "/")
-    for name, value in (options or {}).items():
-        ann.select_option(f"#game-lattice select[name={name}]", str(value))
-    ann.click("#game-lattice button[value=online]")
-    ann.wait_for_url("**/m/**")
+    lobby_start(ann, server, "lattice", "online", options=options)
     wait_seats(ann, "1")
     bob.goto(ann.input_value("#invite-link"))
     wait_seats(bob, "2")

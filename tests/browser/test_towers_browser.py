@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+from tests.browser.conftest import api_state, lobby_start, match_id, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -95,12 +95,7 @@ class Game:
 
 def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_turn(live_server, new_context, shoot):
     ann, bob = new_context().new_page(), new_context().new_page()
-    ann.goto(live_server.url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.dispatch_event("#player-name", "change")
-    ann.fill("#game-towers input[name=size]", "5")
-    ann.click("#game-towers button[value=online]")
-    ann.wait_for_url("**/m/**")
+    lobby_start(ann, live_server, "towers", "online", name="Ann", options={"size": 5})
     wait_seats(ann, "1")
     bob.goto(ann.input_value("#invite-link"))
     wait_seats(bob, "2")  # the invite link gives the second visitor seat 2
@@ -177,10 +172,7 @@ def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_tur
 
 
 def start_local(page, server, size):
-    page.goto(server.url + "/")
-    page.fill("#game-towers input[name=size]", str(size))
-    page.click("#game-towers button[value=local]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, server, "towers", "local", options={"size": size})
     wait_seats(page, "1,2")
     return Game(server, {1: page, 2: page})
 

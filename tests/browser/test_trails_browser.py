@@ -9,7 +9,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+from tests.browser.conftest import api_state, lobby_start, match_id, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -33,14 +33,8 @@ def play_by_click(page, state, move):
 
 
 def start_from_lobby(page, server, button, size=None, name=None):
-    page.goto(server.url + "/")
-    if name:
-        page.fill("#player-name", name)
-        page.dispatch_event("#player-name", "change")
-    if size:
-        page.fill("#game-trails input[name=size]", str(size))
-    page.click(f"#game-trails button[value={button}]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, server, "trails", button, options={"size": size} if size else None,
+                name=name if button == "online" else None)
 
 
 def test_two_friends_play_a_whole_game_by_link_while_a_third_watches(live_server, new_context, shoot):
@@ -180,8 +174,9 @@ def test_two_players_meet_by_match_name(live_server, new_context):
     first, second = new_context().new_page(), new_context().new_page()
     for page in (first, second):
         page.goto(live_server.url + "/")
-        page.fill("#game-trails input[name=match-name]", "Sunday Duel")
-        page.click("#game-trails button[value=by-name]")
+        page.fill("#match-name", "Sunday Duel")
+        page.select_option("#by-name-game", "trails")
+        page.click("#by-name button[type=submit]")
         page.wait_for_url("**/m/**")
     wait_seats(first, "1")
     wait_seats(second, "2")
