@@ -11,6 +11,7 @@ Nothing here stores anything: a lesson's positions are replayed from its data fi
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
+from markupsafe import Markup
 
 import games
 
@@ -97,7 +98,7 @@ def diagram(name: str, options: dict | None = None, moves=(), marks=(), legal: b
     """For rules pages: the picture of the position after `moves` (real moves, through the engine)."""
     board = guide.position(name, options or {}, moves)
     picture = guide.picture(name, board.view(), marks=marks, legal=legal, label=caption or None, **extra)
-    return render_template("diagram.html", picture=picture, caption=caption)
+    return Markup(render_template("diagram.html", picture=picture, caption=caption))
 
 
 @bp.get("/rules/<name>")

@@ -83,16 +83,18 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None,
 
 def levels(view: dict, marks=(), legal: bool = False, label: str | None = None) -> str:
     w, h, lv = view["grid"]
-    top = 9  # room for each level's title
+    top, left = 9, 5  # room for each level's title, and for the row letters
     targets = _targets(view) if legal else set()
     marked = set(marks)
     by_pos = {(node["x"], node["y"], node["z"]): node for node in view["nodes"]}
     body = []
     for z in range(lv):
-        x0 = z * (w * CELL + GAP)
+        x0 = left + z * (w * CELL + GAP + left)
         body.append(f'<text class="pic-caption" x="{n(x0 + w * CELL / 2)}" y="6.5">Level {z + 1}</text>')
         body.append(rect(x0, top, w * CELL, h * CELL, "pic-hole"))
         for y in range(h):
+            body.append(f'<text class="pic-axis" x="{n(x0 - 2.6)}" y="{n(top + (h - 1 - y) * CELL + 6.4)}">'
+                        f'{escape(view["axes"]["y"][y])}</text>')
             for x in range(w):
                 node = by_pos.get((x, y, z))
                 if node is None:
@@ -106,7 +108,7 @@ def levels(view: dict, marks=(), legal: bool = False, label: str | None = None) 
         for x in range(w):
             body.append(f'<text class="pic-axis" x="{n(x0 + x * CELL + CELL / 2)}" y="{n(top + h * CELL + 5.5)}">'
                         f'{escape(view["axes"]["x"][x])}</text>')
-    width = lv * w * CELL + (lv - 1) * GAP
+    width = lv * (w * CELL + left) + (lv - 1) * GAP
     return svg(width, top + h * CELL + 7, "".join(body), _label(view, label), "pic-lattice pic-levels", _colours(view))
 
 
