@@ -49,9 +49,7 @@ def preview_svg(name):
         svg = guide.preview(name, options)
     except ValueError as exc:
         raise bad_request(str(exc), "bad-options")
-    response = Response(str(svg), mimetype="image/svg+xml")
-    response.headers["Cache-Control"] = "public, max-age=3600"
-    return response
+    return Response(str(svg), mimetype="image/svg+xml")  # cached on the server, per options (guide.preview)
 
 
 def lesson_data(name: str) -> dict:
