@@ -115,8 +115,14 @@ class Offers:
             again = "it cannot be made again." if kind == "rematch" else "you can offer it again after a move."
             raise _refuse(409, "offer-declined", f"Your offer was declined; {again}")
 
+    def others_offer(self, kind: str, seats: list[int]) -> bool:
+        """Whether another player offers `kind` and these seats have not agreed yet: offering it accepts it."""
+        offered = self.pending.get(kind, set())
+        return bool(offered - set(seats)) and not set(seats) & offered
+
     @staticmethod
-    def _check_in_game(kind: str, seats: list[int], situation: Situation) -> None:
+    def _check_in_game(kind: str, seats: list[int], situation: Situation, maker: bool = True) -> None:
+        """The rules of an in-game offer; `maker`: also those of making it (not of accepting it)."""
         if not situation.online:
             raise _refuse(403, "not-allowed", "On one screen and against the computer, a take-back is immediate; "
                                               "there is nobody to ask." if kind == "takeback" else
@@ -125,6 +131,8 @@ class Offers:
             raise _refuse(409, "game-over", "The game is over.")
         if not situation.started:
             raise _refuse(409, "not-started", "The game has not started yet.")
+        if not maker:
+            return
         if kind == "draw":
             if not situation.draws:
                 raise _refuse(400, "bad-offer", f"{situation.title or 'This game'} has no draws: every game has a winner.")
@@ -134,8 +142,8 @@ class Offers:
         if kind == "takeback" and not set(seats) & situation.moved:
             raise _refuse(409, "bad-rewind", "You have no move to take back yet.")
 
-    def check_answer(self, kind: str, seats: list[int]) -> None:
-        """Refuse accepting or declining when no other player offers `kind`."""
+    def check_answer(self, kind: str, seats: list[int], situation: Situation | None = None) -> None:
+        """Refuse accepting when no other player offers `kind` (or, in game, when it can no longer be)."""
         if kind not in KINDS:
             raise _refuse(400, "bad-offer", "Players can offer: " + ", ".join(KINDS) + ".")
         offered = self.pending.get(kind, set())
@@ -145,6 +153,8 @@ class Offers:
             raise _refuse(409, "own-offer", "You made this offer; the other player answers it.")
         if set(seats) & offered:
             raise _refuse(409, "already-offered", "You have already agreed; wait for the others.")
+        if kind in IN_GAME and situation is not None:
+            self._check_in_game(kind, seats, situation, maker=False)
 
     def check_decline(self, kind: str, seats: list[int]) -> None:
         """Decline: as an answer, except that declining one's own offer is `no-offer` (as before this module

@@ -329,8 +329,12 @@ class MatchService:
             return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human"}
 
-    def seats_of(self, match_id, token) -> list[int]:
-        return self._get(match_id).seats_of(token)
+    def seats_of(self, match_id, token, seen: bool = False) -> list[int]:
+        """The seats a token holds; `seen`: the player acted over HTTP, so they count as present a while."""
+        seats = self._get(match_id).seats_of(token)
+        if seen and seats:
+            self.presence.seen(match_id, seats)
+        return seats
 
     def position(self, match_id, ply) -> dict:
         """The position after `ply` moves of the current line: for stepping through a game."""
@@ -854,7 +858,10 @@ class MatchService:
         match = self._get(match_id)
         with match.lock:
             seats = self._authorise(match, token)
-            match.offers.check_offer(kind, seats, self._situation(match))
+            if match.offers.others_offer(kind, seats):
+                match.offers.check_answer(kind, seats, self._situation(match))
+            else:
+                match.offers.check_offer(kind, seats, self._situation(match))
             return self._agree(match, kind, seats)
 
     def accept(self, match_id, token, kind, owner=None) -> dict:
@@ -862,9 +869,8 @@ class MatchService:
         match = self._get(match_id)
         with match.lock:
             seats = self._authorise(match, token)
-            match.offers.check_answer(kind, seats)
+            match.offers.check_answer(kind, seats, self._situation(match))
             if kind != "rematch":
-                match.offers.check_offer(kind, seats, self._situation(match))
                 return self._agree(match, kind, seats)
         return self.rematch(match_id, token, owner=owner)
 

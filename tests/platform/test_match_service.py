@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from quadrille.errors import ServiceError
+from tests.conftest import stored_matches
 from quadrille.matches import MatchService
 from quadrille.infra.storage import Storage
 
@@ -202,7 +203,7 @@ def test_record_export_and_import_continue_the_game(service):
 ])
 def test_corrupt_records_are_refused(service, record, word):
     assert error_of(service.import_record, record).error == word
-    assert service.recent() == []
+    assert stored_matches(service.storage) == 0
 
 
 def test_by_name_first_creates_second_joins_third_watches(service):
@@ -382,7 +383,7 @@ def test_a_match_that_reaches_its_games_move_limit_is_a_draw(service):
     too_long = error_of(service.import_record, {"game": "gamma", "options": {"width": 2, "height": 2},
                                                 "moves": ["skip"] * (limit + 1)})
     assert too_long.error == "bad-record" and f"at most {limit}" in too_long.reason
-    assert service.recent() == []
+    assert stored_matches(service.storage) == 0
     created = service.import_record({"game": "gamma", "options": {"width": 2, "height": 2},
                                      "moves": ["skip"] * (limit - 1)})
     state = service.play(created["match"], created["token"], "skip")  # the last move a match may hold
