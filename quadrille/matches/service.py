@@ -412,6 +412,7 @@ class MatchService:
         match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner,
                              visibility=visibility, invite_hash=invite_hash)
         mine = [s for s in held if s not in computer]
+        self.presence.seen(match.id, mine)  # creating a match is its creator's first act there
         created = {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token,
                    "created": True, "visibility": visibility}
         if mode == "online":
@@ -447,6 +448,12 @@ class MatchService:
             self._cache.put(row.id, match)
         self._wake_computer(match)
         return match
+
+    @classmethod
+    def offered_options(cls, game: games.Game, options: dict) -> dict:
+        """Options as a new match here would take them: normalised, and within what the server offers
+        (ValueError naming the option otherwise)."""
+        return game.normalise(cls._within_form(game, options))
 
     @staticmethod
     def _within_form(game: games.Game, options: dict) -> dict:

@@ -64,10 +64,12 @@ def embed_page(match_id):
 
 @bp.get("/embed/new/<game_name>")
 def embed_new(game_name):
-    """A fresh local (hot-seat) game inside an iframe: options come from the query string.
+    """A local (hot-seat) game inside an iframe, options from the query string.
 
-    The seat token is written into the page itself (not a cookie), so the frame
-    works where third-party cookies are blocked.
+    This page creates nothing itself: its script (static/js/embed.js) reopens the game this frame played last
+    with these options, remembered in the frame's own storage (no cookie), so that a reader who reloads the
+    host page finds their game where they left it; or, the first time, creates one (POST /api/matches) and
+    remembers it. Bad options are refused here, at once.
     """
     if game_name not in games.names():
         abort(404)
@@ -78,13 +80,11 @@ def embed_new(game_name):
         if option is None:
             continue
         options[key] = parse_option(option, value)
-    service = current_app.extensions["quadrille"]
     try:
-        created = service.create(game_name, options, "local", owner=request.remote_addr)
-    except ServiceError as exc:
-        return render_template("error.html", reason=exc.reason), exc.status
-    g.carries_token = True  # never cached: the page holds a live seat token
-    return render_match(created["match"], embed=True, token=created["token"])
+        options = current_app.extensions["quadrille"].offered_options(game, options)
+    except ValueError as exc:
+        return render_template("error.html", reason=f"These options do not make a game: {exc}."), 400
+    return render_template("embed_new.html", game=game.to_dict(), options=options)
 
 
 def parse_option(option, text: str):

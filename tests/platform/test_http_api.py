@@ -149,8 +149,10 @@ def test_pages_render(client):
     assert client.get(f"/embed/{created['match']}").status_code == 200
     assert client.get("/m/missing").status_code == 404
     fresh = client.get("/embed/new/trails?size=5&towers=1").get_data(as_text=True)
-    assert 'id="initial-token"' in fresh and 'data-size="5"' in fresh
+    assert 'id="embed-launch"' in fresh and '"size": 5' in fresh  # the frame's script opens or makes the game
+    assert stored_matches(client.application.extensions["quadrille.storage"]) == 1  # a page view makes none
     assert client.get("/embed/new/trails?size=99").status_code == 400
+    assert client.get("/embed/new/towers?size=20").status_code == 400  # beyond what the server offers
     assert client.get("/embed/new/chess").status_code == 404
 
 
