@@ -189,9 +189,11 @@
         seats.appendChild(li);
       }
       const n = presence.spectators;
-      const you = role === "spectator" ? "You are watching. " : role === "hotseat" && state.mode === "local"
-        ? "You play every side. " : "";
-      $("presence").textContent = you + (n ? `${n} watching` : "");
+      const others = n - (role === "spectator" ? 1 : 0);
+      const crowd = others > 0 ? `${others} ${role === "spectator" ? "other" : ""}${others === 1 ? " person" : " people"} watching` : "";
+      const you = role === "spectator" ? "You are watching." : role === "hotseat" && state.mode === "local"
+        ? "You play every side." : "";
+      $("presence").textContent = [you, crowd.replace("  ", " ")].filter(Boolean).join(" ");
     }
 
     function renderMoves() {
@@ -215,7 +217,7 @@
       const playing = !state.outcome;
       for (const b of document.querySelectorAll("[data-local]")) b.hidden = !local;
       for (const b of document.querySelectorAll("[data-online]")) b.hidden = !online;
-      $("takeback").hidden = !local || !playing;
+      $("takeback").hidden = !local; // after the end too: take back the move that lost, against the computer
       $("takeback").disabled = !state.moves.length;
       $("restart").disabled = !state.moves.length;
       $("resign").hidden = !online || !playing || state.players !== 2 || !state.started || state.abortable;
