@@ -280,6 +280,7 @@ class MatchService:
             "moves": list(board.moves),
             "outcome": match.outcome(),
             "started": match.begun(),
+            "creator_starts": _needs_start(game, match.row.mode),
             "players": board.players,
             "seats": [self._seat_entry(match, s) for s in match.row.seats],
             "seat_names": list(match.seat_names),

@@ -65,7 +65,7 @@
       const free = state.seats.filter((s) => !s.taken && s.kind === "human");
       const waiting = state.mode === "online" && !state.outcome && mine.length > 0 && !state.started && free.length > 0;
       const overlay = $("waiting");
-      const gamma = state.seats.length > 2 || state.players > 2; // the creator starts: the board stays usable
+      const gamma = !!state.creator_starts; // the creator starts (Gamma): the board and its start box stay usable
       overlay.hidden = !waiting;
       overlay.classList.toggle("inline", gamma);
       page.root.classList.toggle("waiting-room", waiting && !gamma);
@@ -103,7 +103,7 @@
       const free = state.seats.some((s) => !s.taken && s.kind === "human");
       const openToAll = state.visibility === "open";
       return state.mode === "online" && !state.outcome && free && !page.mySeats().length
-        && (secret || openToAll) && !(state.started && state.seats.length > 2);
+        && (secret || openToAll) && !(state.started && state.creator_starts);
     }
 
     function askName(state) {

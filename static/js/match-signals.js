@@ -130,13 +130,18 @@
         else { headline = title; drawTitle(); }
         return;
       }
-      if (!state.started && role === "player") { headline = "Waiting for your friend"; drawTitle(); return; }
-      if (previous && !previous.started && state.started && role !== "spectator") {
-        const newcomers = state.seats.filter((s) => s.taken && !previous.seats.some((p) => p.seat === s.seat && p.taken))
-          .filter((s) => !page.mySeats().includes(s.seat));
-        const who = newcomers.map((s) => s.name || page.label(s.seat)).join(" and ") || "Your friend";
-        page.message(`${who} joined: the game begins.`, "good");
-        tell(`${who} joined: the game begins.`, "join", page.myTurn() ? "Your turn" : `${who} joined`);
+      const newcomers = previous ? state.seats.filter((s) => s.taken && s.kind === "human"
+        && !previous.seats.some((p) => p.seat === s.seat && p.taken) && !page.mySeats().includes(s.seat)) : [];
+      if (newcomers.length && role !== "spectator") {
+        const who = newcomers.map((s) => s.name || page.label(s.seat)).join(" and ");
+        const text = `${who} joined${state.started && !previous.started ? ": the game begins" : ""}.`;
+        page.message(text, "good");
+        tell(text, "join", page.myTurn() ? "Your turn" : `${who} joined`);
+        return;
+      }
+      if (!state.started && role === "player") {
+        headline = state.creator_starts ? "Waiting for players" : "Waiting for your friend";
+        drawTitle();
         return;
       }
       const mine = page.myTurn();

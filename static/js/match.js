@@ -157,7 +157,7 @@
       const role = page.role();
       if (state.outcome) return Quadrille.resultTitle ? Quadrille.resultTitle(page) : "Game over";
       if (!state.started) {
-        if (state.players > 2 || state.seats.length > 2) return "Waiting for players; the creator starts the match";
+        if (state.creator_starts) return "Waiting for players; the creator starts the match";
         return role === "spectator" ? "Waiting for a second player" : "Waiting for your friend";
       }
       if (state.turn == null) return "";
@@ -223,7 +223,7 @@
       $("resign").hidden = !online || !playing || state.players !== 2 || !state.started || state.abortable;
       $("rematch").hidden = !online || playing;
       $("continue-here").hidden = !(local && replay);
-      $("start-box").hidden = !(state.started === false && mySeats.includes(1) && state.seats.length > 2);
+      $("start-box").hidden = !(state.started === false && mySeats.includes(1) && state.creator_starts);
       $("new-game").hidden = !(local || !embed);
       renderComputerControls();
     }

@@ -64,7 +64,8 @@ def new_context(browser):
         # Playwright's wait_for_function evaluates strings, which the site's CSP forbids: the tests' own
         # scripts bypass it. tests/browser/test_security_browser.py checks the pages under the real policy.
         kwargs.setdefault("bypass_csp", True)
-        context = browser.new_context(viewport={"width": 1100, "height": 800}, **kwargs)
+        kwargs.setdefault("viewport", {"width": 1100, "height": 800})
+        context = browser.new_context(**kwargs)
         context.set_default_timeout(15_000)
         contexts.append(context)
         return context
