@@ -80,6 +80,12 @@ class Offers:
     def rewound(self) -> None:
         self.moved(None)
 
+    def ended(self) -> None:
+        """The game ended by a decision (resigned, aborted, drawn, claimed): in-game offers have nothing left
+        to apply to."""
+        for kind in IN_GAME:
+            self._drop(kind)
+
     def _drop(self, kind: str) -> None:
         self.pending.pop(kind, None)
         self.makers.pop(kind, None)

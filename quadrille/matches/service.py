@@ -234,7 +234,9 @@ class MatchService:
 
     @staticmethod
     def _scores(match: Match) -> list:
-        """The engine's scores of a game ended by a decision, when its rules have scores at that point."""
+        """The engine's scores of a game ended by a decision, when its rules have scores at that point. (Every
+        decision that ends a game calls this: its pending in-game offers end with it.)"""
+        match.offers.ended()
         outcome = match.board.outcome()
         return list(outcome.scores) if outcome else []
 

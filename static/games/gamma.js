@@ -32,8 +32,11 @@
       const best = outcome.scores && outcome.winners.length ? outcome.scores[outcome.winners[0] - 1] : null;
       return `Nobody can move any more${best == null ? "" : `; the most fields: ${best}`}.`;
     },
-    scoreText: (outcome, names) => (outcome.scores || []).map((n, i) => `${names[i] || `Player ${i + 1}`} ${n}`)
-      .join(" · ") + (outcome.scores && outcome.scores.length ? " fields" : ""),
+    scoreText(outcome, names, state) {
+      const fields = outcome.scores && outcome.scores.length ? outcome.scores
+        : state && state.view.stats ? state.view.stats.map((st) => st.busy) : [];
+      return fields.length ? "Fields: " + fields.map((n, i) => `${names[i] || `Player ${i + 1}`} ${n}`).join(" · ") : "";
+    },
 
     mount(area, ctx) {
       const byId = (id) => document.getElementById(id);

@@ -495,8 +495,10 @@
       }
       return undefined;
     },
-    scoreText: (outcome, names) => (outcome.scores && outcome.scores.length
-      ? `Pieces on the far level: ${names[0]} ${outcome.scores[0]} · ${names[1]} ${outcome.scores[1]}` : ""),
+    scoreText: (outcome, names, state) => {
+      const score = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.score;
+      return score ? `Pieces on the far level: ${names[0]} ${score[0]} · ${names[1]} ${score[1]}` : "";
+    },
 
     mount(area, ctx) {
       const $ = (sel) => area.querySelector(sel);

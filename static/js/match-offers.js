@@ -61,7 +61,7 @@
       const offers = state.offers || {};
       let shown = false;
       if (page.role() === "player") {
-        for (const kind of ["takeback", "draw", "rematch"]) {
+        for (const kind of state.outcome ? ["rematch"] : ["takeback", "draw"]) {
           const seats = offers[kind] || [];
           if (!seats.length) continue;
           const iOffer = seats.some((s) => page.mySeats().includes(s));
@@ -82,7 +82,7 @@
       const before = (previous && previous.declined) || {};
       for (const kind of Object.keys(state.declined || {})) {
         const now = state.declined[kind].filter((s) => page.mySeats().includes(s));
-        if (now.length && !(before[kind] || []).some((s) => now.includes(s))) page.message(WORDS[kind].declined);
+        if (now.length && !(before[kind] || []).some((s) => now.includes(s))) page.message(WORDS[kind].declined, "note");
       }
     }
 

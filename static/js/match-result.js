@@ -145,6 +145,7 @@
       const closed = closedAt !== null && closedAt === state.version;
       overlay.hidden = closed || page.replaying();
       $("show-result").hidden = !overlay.hidden;
+      if (!overlay.hidden) $("rematch").hidden = true; // the result screen offers it
     }
 
     return {

@@ -56,8 +56,8 @@
       box.textContent = text || "";
       box.className = "message" + (kind ? " " + kind : "");
       clearTimeout(fade);
-      // Good news fades after a while; an error stays until the next action says otherwise.
-      if (kind === "good") fade = setTimeout(() => { if (box.textContent === text) message(""); }, 6000);
+      // Good news and notes fade after a while; an error stays until the next action says otherwise.
+      if (kind === "good" || kind === "note") fade = setTimeout(() => { if (box.textContent === text) message(""); }, 6000);
     }
     const failed = (ack) => message(ack.detail ? `${ack.reason} ${ack.detail}` : ack.reason, "error");
 

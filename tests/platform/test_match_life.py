@@ -192,6 +192,7 @@ def test_a_draw_by_agreement_where_the_game_has_draws(service):
     assert service.state(match)["offers"] == {"draw": [1]}
     state = service.accept(match, bob, "draw")
     assert state["outcome"] == {"winners": [], "scores": [], "reason": "agreed"} and state["turn"] is None
+    assert state["offers"] == {}  # nothing left to answer
     assert unchanged(service, match, service.play, match, bob, "end").error == "game-over"
 
 
