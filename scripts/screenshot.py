@@ -25,7 +25,8 @@ def main() -> None:
         try:
             created = requests.post(f"{server.url}/api/matches", json={"game": "trails", "mode": "online",
                                                                       "player": "Ann"}).json()
-            friend = requests.post(f"{server.url}/api/matches/{created['match']}/seats", json={"player": "Bob"}).json()
+            friend = requests.post(f"{server.url}/api/matches/{created['match']}/seats",
+                                   json={"player": "Bob", "invite": created["invite_secret"]}).json()
             tokens = {1: created["token"], 2: friend["token"]}
             rng = random.Random(11)
             for _ in range(24):

@@ -324,7 +324,14 @@ class MatchService:
         """An online game may be aborted (no result) until every player has moved in it."""
         if match.row.mode != "online" or match.outcome() is not None:
             return False
-        return not match.begun() or not set(match.humans()) <= set(match.move_seats)
+        if not match.begun():
+            return True
+        waiting = set(match.humans())
+        for mover in match.move_seats:  # every STATE asks: stop at the first moves, where all have moved
+            waiting.discard(mover)
+            if not waiting:
+                return False
+        return True
 
     @staticmethod
     def _seat_entry(match: Match, s: SeatRow) -> dict:

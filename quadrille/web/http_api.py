@@ -99,7 +99,15 @@ def import_match():
         text = request.get_data(as_text=True)
         created = service().import_file(request.args["format"], text, mode=mode, player=player)
     else:
-        created = service().import_record(json_body(), mode=mode, player=player)
+        try:
+            record = json_body()
+        except ServiceError as exc:
+            if exc.status != 400:
+                raise
+            raise bad_request("This file is not a Quadrille record: it is not a JSON object such as an exported "
+                              "record. Saves of the original games are .ltc (Lattice) and .twr (Towers) files.",
+                              "bad-record")
+        created = service().import_record(record, mode=mode, player=player)
     return jsonify(with_links(created)), 201
 
 

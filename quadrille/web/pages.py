@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, g, render_template, request
+from flask import Blueprint, abort, current_app, render_template, request
 
 import games
 
@@ -40,7 +40,7 @@ def lobby():
     return render_template("lobby.html", games=lobby_games())
 
 
-def render_match(match_id: str, embed: bool, token: str | None = None):
+def render_match(match_id: str, embed: bool):
     service = current_app.extensions["quadrille"]
     try:
         state = service.state(match_id)
@@ -49,7 +49,7 @@ def render_match(match_id: str, embed: bool, token: str | None = None):
     game = games.get(state["game"])
     return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
                            levels=computer_levels(state["game"]),
-                           playable=playable(state["game"]), assets=game_assets(state["game"]), initial_token=token)
+                           playable=playable(state["game"]), assets=game_assets(state["game"]))
 
 
 @bp.get("/m/<match_id>")

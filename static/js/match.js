@@ -23,11 +23,6 @@
     const matchId = root.dataset.match;
     const embed = document.body.classList.contains("embed");
     let state = JSON.parse($("initial-state").textContent);
-    if ($("initial-token")) {
-      // A new game made for an iframe: keep its token in the page, and give the frame a reloadable address.
-      Tokens.set(matchId, JSON.parse($("initial-token").textContent));
-      history.replaceState(null, "", `/embed/${matchId}`);
-    }
     const carried = /(?:^#|&)seat=([^&]+)/.exec(window.location.hash || "");
     if (carried) {
       // An embedded game opened in a frame without storage (static/js/embed.js): its token came in the fragment.
