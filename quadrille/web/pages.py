@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, abort, current_app, g, render_template, request
 
 import games
 
@@ -84,6 +84,7 @@ def embed_new(game_name):
         options = current_app.extensions["quadrille"].offered_options(game, options)
     except ValueError as exc:
         return render_template("error.html", reason=f"These options do not make a game: {exc}."), 400
+    g.carries_token = True  # never cached: each visit decides afresh which game the frame opens
     return render_template("embed_new.html", game=game.to_dict(), options=options)
 
 
