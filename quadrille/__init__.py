@@ -58,7 +58,8 @@ def create_app(config: dict | None = None) -> Flask:
     storage = Storage.sqlite(config["DATABASE"])
     presence = Presence(grace=config["PRESENCE_GRACE"])
     service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
-                           vote_ttl=config["VOTE_TTL"])
+                           vote_ttl=config["VOTE_TTL"], disconnect_timeout=config["DISCONNECT_TIMEOUT"],
+                           spawn=socketio.start_background_task, sleep=socketio.sleep)
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
                                        size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"],
                                        watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"])

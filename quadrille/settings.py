@@ -52,4 +52,8 @@ DEFAULTS = {
     "PRESENCE_GRACE": 20.0,
     # Votes to hand an absent player's seat to the computer expire after this long.
     "VOTE_TTL": 120.0,
+    # How long a player may be gone from an online game (their last tab closed) before the others may claim
+    # victory, call it a draw or hand the seat over: lichess's and Board Game Arena's minute or so. A reload
+    # takes a second; tests set a few seconds.
+    "DISCONNECT_TIMEOUT": 60.0,
 }

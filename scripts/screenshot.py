@@ -21,15 +21,23 @@ from tests.conftest import ServerProcess  # noqa: E402
 
 
 def play_a_little(server, game: str, moves: int, seed: int) -> None:
-    """A local match with a few random moves, so that the lobby's live games list has something in it."""
-    created = requests.post(f"{server.url}/api/matches", json={"game": game, "mode": "local"}).json()
+    """A public online match between Ann and Bob with a few random moves, so that the lobby's list of live
+    games has something in it (private invites, local and computer games are never listed)."""
+    created = requests.post(f"{server.url}/api/matches", json={"game": game, "mode": "online", "player": "Ann",
+                                                               "visibility": "public"}).json()
+    friend = requests.post(f"{server.url}/api/matches/{created['match']}/seats",
+                           json={"player": "Bob", "invite": created["invite_secret"]}).json()
+    tokens = {1: created["token"], 2: friend["token"]}
+    if game == "gamma":
+        requests.post(f"{server.url}/api/matches/{created['match']}/start", json={},
+                      headers={"Authorization": f"Bearer {created['token']}"})
     rng = random.Random(seed)
     for _ in range(moves):
         state = requests.get(f"{server.url}/api/matches/{created['match']}").json()
         if state["outcome"] or not state["legal"]:
             break
         requests.post(f"{server.url}/api/matches/{created['match']}/moves", json={"move": rng.choice(state["legal"])},
-                      headers={"Authorization": f"Bearer {created['token']}"})
+                      headers={"Authorization": f"Bearer {tokens[state['turn']]}"})
 
 
 def main() -> None:

@@ -100,7 +100,7 @@ def lobby():
     return render_template("lobby.html", games=entries, games_data=data)
 
 
-def render_match(match_id: str, embed: bool, token: str | None = None):
+def render_match(match_id: str, embed: bool):
     service = current_app.extensions["quadrille"]
     try:
         state = service.state(match_id)
@@ -109,7 +109,7 @@ def render_match(match_id: str, embed: bool, token: str | None = None):
     game = games.get(state["game"])
     return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
                            levels=computer_levels(state["game"]),
-                           playable=playable(state["game"]), assets=game_assets(state["game"]), initial_token=token)
+                           playable=playable(state["game"]), assets=game_assets(state["game"]))
 
 
 @bp.get("/m/<match_id>")
@@ -124,10 +124,12 @@ def embed_page(match_id):
 
 @bp.get("/embed/new/<game_name>")
 def embed_new(game_name):
-    """A fresh local (hot-seat) game inside an iframe: options come from the query string.
+    """A local (hot-seat) game inside an iframe, options from the query string.
 
-    The seat token is written into the page itself (not a cookie), so the frame
-    works where third-party cookies are blocked.
+    This page creates nothing itself: its script (static/js/embed.js) reopens the game this frame played last
+    with these options, remembered in the frame's own storage (no cookie), so that a reader who reloads the
+    host page finds their game where they left it; or, the first time, creates one (POST /api/matches) and
+    remembers it. Bad options are refused here, at once.
     """
     if game_name not in games.names():
         abort(404)
@@ -138,13 +140,12 @@ def embed_new(game_name):
         if option is None:
             continue
         options[key] = parse_option(option, value)
-    service = current_app.extensions["quadrille"]
     try:
-        created = service.create(game_name, options, "local", owner=request.remote_addr)
-    except ServiceError as exc:
-        return render_template("error.html", reason=exc.reason), exc.status
-    g.carries_token = True  # never cached: the page holds a live seat token
-    return render_match(created["match"], embed=True, token=created["token"])
+        options = current_app.extensions["quadrille"].offered_options(game, options)
+    except ValueError as exc:
+        return render_template("error.html", reason=f"These options do not make a game: {exc}."), 400
+    g.carries_token = True  # never cached: each visit decides afresh which game the frame opens
+    return render_template("embed_new.html", game=game.to_dict(), options=options)
 
 
 def parse_option(option, text: str):

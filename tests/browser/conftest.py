@@ -35,8 +35,9 @@ def browser():
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     # A short presence grace, so that a player who leaves counts as gone within a test's patience.
+    # A short disconnect timeout, so that a player who leaves may be claimed against within a test's patience.
     proc = ServerProcess(tmp_path_factory.mktemp("browser") / "browser.db", "gevent",
-                         settings={"PRESENCE_GRACE": 1.0}).start()
+                         settings={"PRESENCE_GRACE": 1.0, "DISCONNECT_TIMEOUT": 3.0}).start()
     yield proc
     proc.stop()
 
@@ -118,3 +119,29 @@ def lobby_start(page, server, game, mode, options=None, level=None, you=None, na
         page.check(f"{form} input[name=ai-you][value='{you}']")
     page.click(f"{form} [data-demo]" if demo else f"{form} button.start")
     page.wait_for_url("**/m/**")
+
+
+def join_by_invite(page, invite, name=None, seat=None):
+    """A friend opens the invite link, is asked for a name (prefilled with the one this browser remembers),
+    and takes the seat."""
+    page.goto(invite)
+    page.wait_for_selector("#join[open]")
+    if name is not None:
+        page.fill("#join-name", name)
+    elif not page.input_value("#join-name"):
+        page.fill("#join-name", "Friend")
+    page.click("#join-go")
+    if seat is not None:
+        wait_seats(page, str(seat))
+
+
+def confirm(page, button_text):
+    """Answer the page's confirmation dialog (restart, continue from here, leave, resign…) with this button."""
+    page.wait_for_selector("#dialog[open]")
+    page.click(f"#dialog-actions button:text-is('{button_text}')")
+    page.wait_for_selector("#dialog:not([open])", state="attached")
+
+
+def result_title(page) -> str:
+    page.wait_for_selector("#result:not([hidden])")
+    return page.inner_text("#result-title")
