@@ -106,7 +106,8 @@ class Seat:
 
 def new_match(url: str) -> tuple[str, str, str]:
     created = requests.post(f"{url}/api/matches", json={"game": "trails", "mode": "online"}).json()
-    second = requests.post(f"{url}/api/matches/{created['match']}/seats", json={}).json()
+    second = requests.post(f"{url}/api/matches/{created['match']}/seats",
+                           json={"invite": created["invite_secret"]}).json()
     return created["match"], created["token"], second["token"]
 
 

@@ -158,6 +158,11 @@ class Game:
     # optional callable(normalised options) -> int: the most moves a real game with these options can take
     # (see move_limit); None = DEFAULT_MOVE_LIMIT
     longest: Callable[[dict], int] | None = None
+    # optional callable(normalised options) -> list[str]: what players call each seat ("Blue", "Red"); see
+    # seat_names. None = "Player 1", "Player 2", ...
+    names: Callable[[dict], list] | None = None
+    # whether the rules know a drawn game (a result with no winner): a draw may then be agreed or claimed
+    draws: bool = False
 
     def normalise(self, options: dict | None) -> dict:
         """Validate options; fill defaults. ValueError names the option and accepted values."""
@@ -180,6 +185,15 @@ class Game:
             return DEFAULT_MOVE_LIMIT
         return int(self.longest(opts))
 
+    def seat_names(self, options: dict | None = None) -> list[str]:
+        """What players call each seat of a game with these options, seat 1 first: the colours or sides the
+        renderer draws ("Blue", "Red"), so that every message can say "It is Red's turn", never a seat number.
+        A game without `names`, or a seat beyond its list, is "Player N". ValueError for bad options."""
+        opts = self.normalise(options)
+        count = opts.get("players", self.seats[1] or self.seats[0])
+        named = list(self.names(opts)) if self.names else []
+        return [named[i] if i < len(named) else f"Player {i + 1}" for i in range(count)]
+
     def warnings(self, options: dict | None) -> list[str]:
         opts = self.normalise(options)
         return list(self.notes(opts)) if self.notes else []
@@ -192,4 +206,5 @@ class Game:
             "options": {k: o.to_dict() for k, o in self.options.items()},
             "summary": self.summary,
             "formats": sorted(self.formats),
+            "draws": self.draws,
         }

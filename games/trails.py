@@ -417,4 +417,6 @@ GAME = Game(
     ),
     notes=_notes,
     longest=_longest,
+    names=lambda options: ["Blue", "Red"],
+    draws=False,  # rules/trails.md §7: every game ends with a winner
 )

@@ -24,7 +24,7 @@ from .infra.presence import Presence
 from .infra.storage import Storage
 from .matches import MatchService
 from .settings import DEFAULTS
-from .web import assets, http_api, pages, rate_limits, security, sockets
+from .web import assets, http_api, learn, pages, rate_limits, security, sockets
 from .web.links import public_url
 from .matches.cache import MatchCache
 
@@ -58,7 +58,8 @@ def create_app(config: dict | None = None) -> Flask:
     storage = Storage.sqlite(config["DATABASE"])
     presence = Presence(grace=config["PRESENCE_GRACE"])
     service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
-                           vote_ttl=config["VOTE_TTL"])
+                           vote_ttl=config["VOTE_TTL"], disconnect_timeout=config["DISCONNECT_TIMEOUT"],
+                           spawn=socketio.start_background_task, sleep=socketio.sleep)
     service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
                                        size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"],
                                        watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"])
@@ -77,6 +78,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
+    app.register_blueprint(learn.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app)
     security.install(app)

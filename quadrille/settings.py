@@ -40,6 +40,9 @@ DEFAULTS = {
     # HTTP requests per address to the JSON API, and matches created per address (by link, name or import).
     "HTTP_RATE": "6000 per minute",
     "MATCH_CREATION_RATE": "3000 per minute",
+    # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
+    # steps and tries, per address: each replays a short game through the engine.
+    "LEARN_RATE": "1200 per minute",
 
     # -- presence ----------------------------------------------------------------------------------------
     # Presence announcements to a match's room are coalesced: at most one per match per this many seconds.
@@ -49,6 +52,10 @@ DEFAULTS = {
     "PRESENCE_GRACE": 20.0,
     # Votes to hand an absent player's seat to the computer expire after this long.
     "VOTE_TTL": 120.0,
+    # How long a player may be gone from an online game (their last tab closed) before the others may claim
+    # victory, call it a draw or hand the seat over: lichess's and Board Game Arena's minute or so. A reload
+    # takes a second; tests set a few seconds.
+    "DISCONNECT_TIMEOUT": 60.0,
 
     # -- static files (quadrille/web/assets.py) ----------------------------------------------------------
     # Where the compressed static files are kept between starts (brotli's best quality takes a second or

@@ -1,4 +1,5 @@
-"""Refresh docs/screenshot.png: a Trails and Towers game in progress, as a player sees it.
+"""Refresh docs/screenshot.png (the lobby, as a new visitor sees it) and docs/screenshot-phone.png (the lobby on a
+390 px phone).
 
     python scripts/screenshot.py    # starts its own server on a temporary database
 """
@@ -19,30 +20,42 @@ from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.conftest import ServerProcess  # noqa: E402
 
 
+def play_a_little(server, game: str, moves: int, seed: int) -> None:
+    """A public online match between Ann and Bob with a few random moves, so that the lobby's list of live
+    games has something in it (private invites, local and computer games are never listed)."""
+    created = requests.post(f"{server.url}/api/matches", json={"game": game, "mode": "online", "player": "Ann",
+                                                               "visibility": "public"}).json()
+    friend = requests.post(f"{server.url}/api/matches/{created['match']}/seats",
+                           json={"player": "Bob", "invite": created["invite_secret"]}).json()
+    tokens = {1: created["token"], 2: friend["token"]}
+    if game == "gamma":
+        requests.post(f"{server.url}/api/matches/{created['match']}/start", json={},
+                      headers={"Authorization": f"Bearer {created['token']}"})
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state = requests.get(f"{server.url}/api/matches/{created['match']}").json()
+        if state["outcome"] or not state["legal"]:
+            break
+        requests.post(f"{server.url}/api/matches/{created['match']}/moves", json={"move": rng.choice(state["legal"])},
+                      headers={"Authorization": f"Bearer {tokens[state['turn']]}"})
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(Path(tmp) / "shot.db").start()
         try:
-            created = requests.post(f"{server.url}/api/matches", json={"game": "trails", "mode": "online",
-                                                                      "player": "Ann"}).json()
-            friend = requests.post(f"{server.url}/api/matches/{created['match']}/seats", json={"player": "Bob"}).json()
-            tokens = {1: created["token"], 2: friend["token"]}
-            rng = random.Random(11)
-            for _ in range(24):
-                state = requests.get(f"{server.url}/api/matches/{created['match']}").json()
-                if state["outcome"] or len(state["legal"]) < 2:
-                    break
-                move = rng.choice(state["legal"])
-                requests.post(f"{server.url}/api/matches/{created['match']}/moves", json={"move": move},
-                              headers={"Authorization": f"Bearer {tokens[state['turn']]}"})
+            for k, game in enumerate(("towers", "trails", "gamma")):
+                play_a_little(server, game, 12 + 5 * k, k)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1100, "height": 720})
-                page.goto(f"{server.url}/m/{created['match']}")
-                page.evaluate(f"window.QuadrilleTokens.set({created['match']!r}, {created['token']!r})")
-                page.reload()
-                page.wait_for_function("document.getElementById('match').dataset.seats === '1'")
+                page = browser.new_page(viewport={"width": 1100, "height": 800})
+                page.goto(server.url + "/")
+                page.wait_for_selector("#recent-list li a")
                 page.screenshot(path=str(ROOT / "docs" / "screenshot.png"))
+                phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                phone.goto(server.url + "/")
+                phone.wait_for_selector("#recent-list li a")
+                phone.screenshot(path=str(ROOT / "docs" / "screenshot-phone.png"))
                 browser.close()
         finally:
             server.stop()

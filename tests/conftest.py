@@ -101,3 +101,13 @@ def server(request, tmp_path):
     proc = ServerProcess(tmp_path / "server.db", request.param).start()
     yield proc
     proc.stop()
+
+
+def stored_matches(storage) -> int:
+    """How many matches a Storage holds, listed or not (the public list shows only listed ones): for tests
+    that check that a refused request created nothing."""
+    from sqlalchemy import func, select
+
+    from quadrille.infra.storage import matches_table
+    with storage.engine.connect() as conn:
+        return conn.execute(select(func.count()).select_from(matches_table)).scalar_one()

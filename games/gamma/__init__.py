@@ -204,6 +204,16 @@ def _notes(options: dict) -> list[str]:
 SKIP_SLACK = 100   # moves beyond the structural bound of _longest: rounds where everybody passed
 
 
+# What players call each seat: the colours static/games/gamma.css draws them in (a colour-blind-safe palette of
+# 16, each field also marked with its player's letter). Beyond 16 players a seat is "Player N".
+COLOUR_NAMES = ("Blue", "Orange", "Pink", "Sky", "Red", "Yellow", "Indigo", "Wine", "Teal", "Olive",
+                "Purple", "Brown", "Sand", "Black", "Grey", "Rose")
+
+
+def _seat_names(options: dict) -> list[str]:
+    return list(COLOUR_NAMES[:options["players"]])
+
+
 def _longest(options: dict) -> int:
     """The most moves of a real game: players x (fields + players + 1) + SKIP_SLACK.
 
@@ -238,4 +248,6 @@ GAME = Game(
              "when nobody can move, whoever holds the most fields wins."),
     notes=_notes,
     longest=_longest,
+    names=_seat_names,
+    draws=False,  # rules/gamma.md Decision 5: a tie gives several winners, never a draw
 )

@@ -35,6 +35,9 @@ GAME = Game(
     board_class=LatticeBoard,
     formats={"ltc": ltc},
     longest=_longest,
+    # The sides are called by the colours the players chose (the two always differ): "Blue", "Red".
+    names=lambda options: [options["color_b"].capitalize(), options["color_t"].capitalize()],
+    draws=True,  # rules/lattice.md Decision 6: equal scores are a draw
     summary=(
         "Checkers in three dimensions: the pieces stand on the nodes of a lattice of stacked checkerboard levels "
         "and move one step along the diagonals that go up or down a level, B upwards from the bottom and T "

@@ -50,6 +50,8 @@ GAME = Game(
     options=OPTIONS,
     board_class=TowersBoard,
     formats={"twr": twr},  # the original client's save files (towers.md §9)
+    names=lambda options: ["Blue", "Red"],  # the colours the renderer draws Player 1 and Player 2 in
+    draws=True,  # rules/towers.md Decision 1: four pure passes in a row draw
     summary=(
         "Each turn you get as many move points as pawns in your reserve, and spend them on several actions: "
         "moving a pawn or tower in a straight line costs its distance times the pawns moved, and importing a "

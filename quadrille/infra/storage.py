@@ -18,8 +18,8 @@ import json
 import time
 from dataclasses import dataclass, field
 
-from sqlalchemy import (Column, Float, Index, Integer, MetaData, String, Table, Text, bindparam, create_engine,
-                        event, insert, select, update)
+from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, bindparam,
+                        create_engine, event, false, insert, select, true, update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -32,13 +32,18 @@ matches_table = Table(
     Column("options", Text, nullable=False),       # JSON object
     Column("mode", String(16), nullable=False),    # online | local | ai
     Column("name", String(64)),                    # match name for by-name play, else NULL
-    Column("meta", Text, nullable=False, default="{}"),  # JSON: e.g. ai settings
+    Column("meta", Text, nullable=False, default="{}"),  # JSON: e.g. ai settings, the invite secret's hash
     Column("created", Float, nullable=False),
     # A summary of the match's events, kept by append_event in the same transaction: the recent list reads
-    # these through ix_matches_updated and never the events.
+    # these through ix_matches_listed_updated and never the events.
     Column("version", Integer, nullable=False, server_default="0"),  # the number of events: the highest seq
     Column("updated", Float, nullable=False),                        # the last event's time, else created
-    Index("ix_matches_updated", "updated"),
+    # Who may see the match in the public list, as its creator chose: private (unlisted, the default),
+    # public (listed, to watch) or open (listed, and a free seat is anyone's). `listed` says whether it is in
+    # the list, so that the list reads one range of one index.
+    Column("visibility", String(16), nullable=False, server_default="private"),
+    Column("listed", Boolean, nullable=False, server_default=false()),
+    Index("ix_matches_listed_updated", "listed", "updated"),
     Index("ix_matches_name_created", "name", "created"),  # find_by_name: the newest match of a name
 )
 
@@ -61,6 +66,10 @@ events_table = Table(
     Column("seat", Integer),
     Column("at", Float, nullable=False),
 )
+
+
+VISIBILITIES = ("private", "public", "open")
+LISTED = ("public", "open")  # the visibilities shown in the public list
 
 
 class Conflict(Exception):
@@ -94,6 +103,7 @@ class MatchRow:
     name: str | None = None
     meta: dict = field(default_factory=dict)
     created: float = field(default_factory=time.time)
+    visibility: str = "private"
     seats: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
 
@@ -140,6 +150,7 @@ class Storage:
             conn.execute(insert(matches_table).values(
                 id=m.id, game=m.game, options=json.dumps(m.options), mode=m.mode, name=m.name,
                 meta=json.dumps(m.meta), created=m.created, version=max((e.seq for e in m.events), default=0),
+                visibility=m.visibility, listed=m.visibility in LISTED,
                 updated=max((e.at for e in m.events), default=m.created)))
             for s in m.seats:
                 conn.execute(insert(seats_table).values(
@@ -206,7 +217,7 @@ class Storage:
                                   .order_by(events_table.c.seq)).all()
         return MatchRow(
             id=row.id, game=row.game, options=json.loads(row.options), mode=row.mode, name=row.name,
-            meta=json.loads(row.meta or "{}"), created=row.created,
+            meta=json.loads(row.meta or "{}"), created=row.created, visibility=row.visibility,
             seats=[SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in seats],
             events=[EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events])
 
@@ -217,12 +228,15 @@ class Storage:
                                .order_by(matches_table.c.created.desc()).limit(1)).first()
         return row.id if row else None
 
-    # The newest entries of ix_matches_updated: its cost does not grow with the number of matches or events.
+    # The newest entries of ix_matches_listed_updated under listed: its cost does not grow with the number of
+    # matches or events, listed or not.
     _recent = (select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.name,
-                      matches_table.c.created, matches_table.c.version)
+                      matches_table.c.created, matches_table.c.version, matches_table.c.visibility)
+               .where(matches_table.c.listed == true())
                .order_by(matches_table.c.updated.desc()).limit(bindparam("limit")))
 
     def recent_matches(self, limit: int = 20) -> list[dict]:
-        """The most recently active matches, newest first: id, game, mode, name, created, version."""
+        """The most recently active listed matches, newest first: id, game, mode, name, created, version,
+        visibility. Unlisted matches (private ones, local, against the computer, embedded) never appear."""
         with self.engine.connect() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]

@@ -23,8 +23,10 @@ from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
-from .offers import Offers
+from . import invites
+from .offers import Offers, Situation
 from .cache import MatchCache
+from .timeouts import DisconnectTimeouts
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
@@ -40,8 +42,10 @@ class Match:
     row: MatchRow
     board: games.Board
     version: int = 0
-    result: dict | None = None       # a match decision that ended it (resignation)
-    started: bool = True
+    result: dict | None = None       # a match decision that ended it (resignation, abort, agreed draw, timeout)
+    started: bool = True             # false while a game of several seats waits for its creator's start
+    waits_for_seats: bool = False    # an online game of a fixed number of seats begins when every one is taken
+    began_at: float = 0.0            # when it began (the service's clock; a match loaded later: its loading)
     move_seats: list = field(default_factory=list)  # the seat that played each move of the current line
     computer: dict = field(default_factory=dict)    # seat -> level, for the seats the computer plays
     paused: bool = False                            # the computer waits (a demo's P key)
@@ -78,8 +82,28 @@ class Match:
             return {"winners": [], "scores": [], "reason": "move-limit"}
         return None
 
+    def begun(self) -> bool:
+        """Whether the game is under way (or over): its creator started it, and, for a game of a fixed number
+        of seats played online, every seat is taken. A match of a release before this rule that was already
+        played counts as begun."""
+        if not self.started:
+            return False
+        if not self.waits_for_seats or self.move_seats:
+            return True
+        return all(s.token_hash is not None or s.seat in self.computer for s in self.row.seats)
+
+    @cached_property
+    def seat_names(self) -> list[str]:
+        """What players call each seat ("Blue", "Red"): every message names seats so."""
+        names = games.get(self.row.game).seat_names(self.row.options)
+        return names[:len(self.row.seats)] + [f"Player {s.seat}" for s in self.row.seats[len(names):]]
+
+    def name(self, seat: int) -> str:
+        names = self.seat_names
+        return names[seat - 1] if 1 <= seat <= len(names) else f"Player {seat}"
+
     def turn(self) -> int | None:
-        return None if not self.started or self.outcome() is not None else self.board.turn
+        return None if not self.begun() or self.outcome() is not None else self.board.turn
 
     def computer_to_move(self) -> bool:
         return not self.paused and self.turn() in self.computer
@@ -92,6 +116,12 @@ class Match:
 def _needs_start(game: games.Game, mode: str) -> bool:
     """Online matches of games with a variable number of seats wait for their creator's start."""
     return mode == "online" and game.seats[0] != game.seats[1]
+
+
+def _waits_for_seats(game: games.Game, mode: str) -> bool:
+    """Online matches of games with a fixed number of seats begin when the last seat is taken: nobody moves
+    against an empty chair."""
+    return mode == "online" and game.seats[0] == game.seats[1]
 
 
 def _clean_name(name, what: str = "name") -> str | None:
@@ -116,11 +146,17 @@ def _int(value, what: str, optional: bool = True) -> int | None:
 class MatchService:
     def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None,
                  cache: MatchCache | None = None, presence: Presence | None = None, vote_ttl: float = 120.0,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, disconnect_timeout: float = 60.0,
+                 spawn: Callable | None = None, sleep: Callable[[float], None] | None = None):
+        """`clock`: monotonic seconds (the same clock as presence's); `spawn`, `sleep`: Flask-SocketIO's
+        start_background_task and sleep, for the disconnect timer (without them the timer fires only when
+        told: `timeouts.fire_due()`, as tests do)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
-        self.presence = presence or Presence()
+        self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
         self.clock = clock
+        self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
+                                           on_due=self._announce_away)
         self.storage = storage
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache = cache if cache is not None else MatchCache()
@@ -144,6 +180,7 @@ class MatchService:
     def _replay(self, row: MatchRow) -> Match:
         game = games.get(row.game)
         match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode),
+                      waits_for_seats=_waits_for_seats(game, row.mode), began_at=self.clock(),
                       computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()})
         for event in row.events:
             self._apply(match, event)
@@ -156,17 +193,25 @@ class MatchService:
         if kind == "move":
             match.board.push(data["move"])
             match.move_seats.append(event.seat)
+            match.offers.moved(event.seat)
         elif kind == "rewind":
             while len(match.board.moves) > data["to"]:
                 match.board.pop()
             del match.move_seats[data["to"]:]
             match.result = None
+            match.offers.rewound()
         elif kind == "resign":
             seats = range(1, match.board.players + 1)
-            outcome = match.board.outcome()
-            scores = list(outcome.scores) if outcome else []
-            match.result = {"winners": [s for s in seats if s != data["seat"]], "scores": scores,
+            match.result = {"winners": [s for s in seats if s != data["seat"]], "scores": self._scores(match),
                             "reason": "resigned", "resigned": data["seat"]}
+        elif kind == "abort":
+            match.result = {"winners": [], "scores": self._scores(match), "reason": "aborted", "aborted": data["seat"]}
+        elif kind == "draw":
+            match.result = {"winners": [], "scores": self._scores(match), "reason": "agreed"}
+        elif kind == "timeout":
+            winners = [data["seat"]] if data["result"] == "win" else []
+            match.result = {"winners": winners, "scores": self._scores(match), "reason": "abandoned",
+                            "abandoned": data["away"]}
         elif kind == "start":
             options = dict(match.row.options, **data.get("options", {}))
             if options != match.row.options:
@@ -174,6 +219,8 @@ class MatchService:
                 match.__dict__.pop("move_limit", None)  # the limit follows the options
                 match.board = games.get(match.row.game).new(**options)
             match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
+            match.__dict__.pop("seat_names", None)
+            match.began_at = self.clock()
             match.computer.update({int(seat): level for seat, level in data.get("computer", {}).items()})
             match.started = True
         elif kind == "computer":
@@ -184,6 +231,14 @@ class MatchService:
             match.offers.apply(kind, data)
         else:  # pragma: no cover - storage only ever holds the kinds above
             raise ValueError(f"unknown event kind {kind!r}")
+
+    @staticmethod
+    def _scores(match: Match) -> list:
+        """The engine's scores of a game ended by a decision, when its rules have scores at that point. (Every
+        decision that ends a game calls this: its pending in-game offers end with it.)"""
+        match.offers.ended()
+        outcome = match.board.outcome()
+        return list(outcome.scores) if outcome else []
 
     def _record_event(self, match: Match, kind: str, data: dict, seat: int | None) -> EventRow:
         """Write an event (the caller holds match.lock and has validated it), then apply it."""
@@ -212,6 +267,7 @@ class MatchService:
     def _state(self, match: Match) -> dict:
         board = match.board
         turn = match.turn()
+        game = games.get(match.row.game)
         return {
             "match": match.id,
             "game": match.row.game,
@@ -225,13 +281,57 @@ class MatchService:
             "view": board.view(),
             "moves": list(board.moves),
             "outcome": match.outcome(),
-            "started": match.started,
+            "started": match.begun(),
+            "creator_starts": _needs_start(game, match.row.mode),
             "players": board.players,
             "seats": [self._seat_entry(match, s) for s in match.row.seats],
+            "seat_names": list(match.seat_names),
+            "draws": game.draws,
+            "visibility": match.row.visibility,
             "paused": match.paused,
             "offers": match.offers.to_dict(),
+            "declined": match.offers.declined_dict(),
+            "abortable": self._abortable(match),
+            "away": self._away(match),
+            "disconnect_timeout": self.timeouts.timeout,
             "rematch": match.offers.rematch,
         }
+
+    # -- who is away, and the disconnect timeout -------------------------------------------------------
+    def _away(self, match: Match) -> list[dict]:
+        """The people's seats whose player left a game under way online (never a computer's seat)."""
+        if match.row.mode != "online" or not match.begun() or match.outcome() is not None:
+            return []
+        return self.timeouts.away(match.id, match.humans(), match.began_at)
+
+    def away(self, match_id) -> list[dict]:
+        """For the presence announcements: who is away, as in the STATE."""
+        match = self._get(match_id)
+        with match.lock:
+            return self._away(match)
+
+    def _announce_away(self, match_id: str) -> None:
+        """The timer: an away player's timeout passed, so the room hears that a claim is possible."""
+        try:
+            match = self._get(match_id)
+        except ServiceError:
+            return
+        with match.lock:
+            self.listener(match.id, "state", self._state(match))
+
+    @staticmethod
+    def _abortable(match: Match) -> bool:
+        """An online game may be aborted (no result) until every player has moved in it."""
+        if match.row.mode != "online" or match.outcome() is not None:
+            return False
+        if not match.begun():
+            return True
+        waiting = set(match.humans())
+        for mover in match.move_seats:  # every STATE asks: stop at the first moves, where all have moved
+            waiting.discard(mover)
+            if not waiting:
+                return False
+        return True
 
     @staticmethod
     def _seat_entry(match: Match, s: SeatRow) -> dict:
@@ -239,8 +339,12 @@ class MatchService:
             return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human"}
 
-    def seats_of(self, match_id, token) -> list[int]:
-        return self._get(match_id).seats_of(token)
+    def seats_of(self, match_id, token, seen: bool = False) -> list[int]:
+        """The seats a token holds; `seen`: the player acted over HTTP, so they count as present a while."""
+        seats = self._get(match_id).seats_of(token)
+        if seen and seats:
+            self.presence.seen(match_id, seats)
+        return seats
 
     def position(self, match_id, ply) -> dict:
         """The position after `ply` moves of the current line: for stepping through a game."""
@@ -277,14 +381,17 @@ class MatchService:
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=(), owner=None) -> dict:
+               player=None, moves=(), owner=None, visibility=None) -> dict:
         """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
-        creator's address, counted against its cap of matches against the computer."""
+        creator's address, counted against its cap of matches against the computer. `visibility`: private
+        (default), public or open (invites.py); an online match's answer carries `invite_secret`, the secret
+        that lets a friend take a free seat."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
         if mode not in MODES:
             raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
+        visibility = invites.visibility_for(visibility, mode)
         try:
             board = game.new(**self._within_form(game, options or {}))
         except ValueError as exc:
@@ -311,19 +418,31 @@ class MatchService:
                              name=(player or f"Player {seat}") if seat in held else None,
                              claimed=now if seat in held else None)
                      for seat in range(1, board.players + 1)]
-        match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner)
+        secret, invite_hash = invites.new_invite()
+        match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner,
+                             visibility=visibility, invite_hash=invite_hash)
         mine = [s for s in held if s not in computer]
-        return {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token, "created": True}
+        self.presence.seen(match.id, mine)  # creating a match is its creator's first act there
+        created = {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token,
+                   "created": True, "visibility": visibility}
+        if mode == "online":
+            created["invite_secret"] = secret
+        return created
 
     def _insert(self, game: games.Game, board, mode: str, name: str | None, seats: list[SeatRow],
-                computer: dict, started: bool | None = None, owner=None) -> Match:
+                computer: dict, started: bool | None = None, owner=None, visibility: str = "private",
+                invite_hash: str | None = None) -> Match:
         """Store a new match whose seats are already decided, cache it, and let the computer start.
         `started`: a match that would wait for its creator's start may begin at once (a rematch).
-        `owner`: the creator's address, counted against its cap of matches against the computer."""
+        `owner`: the creator's address, counted against its cap of matches against the computer.
+        `invite_hash`: the hash of the secret that takes a free seat (every new match has one, even without
+        free seats, so that only a match of an earlier release goes without: see invites.py)."""
         now = time.time()
+        meta = {"invite": invite_hash or invites.new_invite()[1]}
+        if computer:
+            meta["computer"] = {str(seat): level for seat, level in computer.items()}
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
-                       name=name, created=now, seats=seats,
-                       meta={"computer": {str(seat): level for seat, level in computer.items()}} if computer else {})
+                       name=name, created=now, seats=seats, meta=meta, visibility=visibility)
         if computer:
             self._admit_computer(row.id, owner)
         row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
@@ -333,11 +452,18 @@ class MatchService:
             row.events.append(EventRow(seq=len(row.events) + 1, kind="start", data={"options": {}}, seat=1, at=now))
         self.storage.create_match(row)
         match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
+                      waits_for_seats=_waits_for_seats(game, mode), began_at=self.clock(),
                       move_seats=[None] * len(board.moves), computer=computer)
         with self._cache_lock:
             self._cache.put(row.id, match)
         self._wake_computer(match)
         return match
+
+    @classmethod
+    def offered_options(cls, game: games.Game, options: dict) -> dict:
+        """Options as a new match here would take them: normalised, and within what the server offers
+        (ValueError naming the option otherwise)."""
+        return game.normalise(cls._within_form(game, options))
 
     @staticmethod
     def _within_form(game: games.Game, options: dict) -> dict:
@@ -395,20 +521,30 @@ class MatchService:
             raise bad_request(f"seats must be a list of seat numbers from 1 to {players}.")
         return sorted(set(seats))
 
-    def claim(self, match_id, seat=None, player=None) -> dict:
-        """Claim a free seat (the first free one unless `seat` is named)."""
+    def claim(self, match_id, seat=None, player=None, invite=None) -> dict:
+        """Claim a free seat (the first free one unless `seat` is named) with the match's invite secret (an
+        open match's seats need none). The claim that takes the last seat of a two-player match begins it."""
+        return self._claim(match_id, seat, player, invite)
+
+    def _claim(self, match_id, seat=None, player=None, invite=None, trusted: bool = False) -> dict:
+        """`trusted`: the caller proved its right to a seat another way (by-name play: the shared name)."""
         match = self._get(match_id)
         seat = _int(seat, "seat")
         player = _clean_name(player, "player name")
         with match.lock:
             if match.started and _needs_start(games.get(match.row.game), match.row.mode):
                 raise ServiceError(409, "no-free-seat", "This match has started; you can watch it.")
+            if match.outcome() is not None:
+                raise ServiceError(409, "no-free-seat", "This match is over; you can watch it.")
             free = [s for s in match.row.seats if s.kind == "human" and s.token_hash is None
                     and (seat is None or s.seat == seat)]
             if seat is not None and not 1 <= seat <= len(match.row.seats):
                 raise bad_request(f"seat must be from 1 to {len(match.row.seats)}.")
             if not free:
                 raise ServiceError(409, "no-free-seat", "Every seat of this match is taken; you can watch it.")
+            if not trusted:
+                invites.check_claim(match.row.visibility, match.row.meta, invite)
+            waiting = not match.begun()
             token, now = new_token(), time.time()
             target = free[0]
             name = player or f"Player {target.seat}"
@@ -416,6 +552,8 @@ class MatchService:
                 raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
             target.token_hash, target.name, target.claimed = hash_token(token), name, now
             self.presence.seen(match.id, [target.seat])
+            if waiting and match.begun():
+                match.began_at = self.clock()  # the away countdown of a player who left the waiting room
             state = self._state(match)
             self.listener(match.id, "state", state)
         return {"match": match.id, "seat": target.seat, "seats": [target.seat], "token": token}
@@ -438,7 +576,7 @@ class MatchService:
                         raise ServiceError(409, "name-taken",
                                            f"The match name {name!r} is in use for another game.")
                     try:
-                        return {**self.claim(existing, player=player), "created": False}
+                        return {**self._claim(existing, player=player, trusted=True), "created": False}
                     except ServiceError as exc:
                         if exc.error != "no-free-seat":
                             raise
@@ -467,9 +605,9 @@ class MatchService:
                                    version=match.version)
             turn = match.board.turn
             if turn in match.computer:
-                raise ServiceError(403, "not-your-turn", f"The computer plays seat {turn}.")
+                raise ServiceError(403, "not-your-turn", f"It is {match.name(turn)}'s turn: the computer plays it.")
             if turn not in seats:
-                raise ServiceError(403, "not-your-turn", f"It is seat {turn}'s turn, not yours.")
+                raise ServiceError(403, "not-your-turn", f"It is {match.name(turn)}'s turn, not yours.")
             try:
                 match.board.push(move)
             except IllegalMove as exc:
@@ -483,8 +621,9 @@ class MatchService:
     def _check_playing(self, match: Match) -> None:
         if match.outcome() is not None:
             raise ServiceError(409, "game-over", "The game is over.")
-        if not match.started:
-            raise ServiceError(409, "not-started", "The match has not started yet.")
+        if not match.begun():
+            raise ServiceError(409, "not-started", "The game begins when every player has taken a seat."
+                               if match.started else "The match has not started yet: its creator starts it.")
 
     def _publish(self, match: Match) -> dict:
         state = self._state(match)
@@ -563,7 +702,8 @@ class MatchService:
             if seat not in match.humans() or seat in seats:
                 raise bad_request("Only another player's seat can be handed to the computer.", "bad-ai")
             if self.presence.present(match.id, seat):
-                raise ServiceError(409, "player-present", "That player is still here (or left only a moment ago).")
+                raise ServiceError(409, "player-present",
+                                   f"{match.name(seat)} is still here (or left only a moment ago).")
             if level not in [entry["id"] for entry in ai.levels(match.row.game)]:
                 raise bad_request("Unknown computer level.", "bad-ai")
             now = self.clock()
@@ -607,14 +747,14 @@ class MatchService:
         boundaries = getattr(board, "turn_boundaries", None)
         return list(boundaries()) if boundaries else list(range(len(board.moves) + 1))
 
-    def _rewind(self, match: Match, to: int) -> dict:
+    def _rewind(self, match: Match, to: int, offer: str | None = None) -> dict:
         plies = len(match.board.moves)
         if not 0 <= to < plies:
             raise bad_request(f"to must be from 0 to {plies - 1}." if plies else "There is no move to take back.",
                               "bad-rewind")
         if to not in self._rewind_points(match.board):
             raise bad_request("A rewind stops only between complete turns.", "bad-rewind")
-        self._record_event(match, "rewind", {"to": to}, None)
+        self._record_event(match, "rewind", {"to": to, **({"offer": offer} if offer else {})}, None)
         return self._publish(match)
 
     def takeback(self, match_id, token) -> dict:
@@ -688,7 +828,7 @@ class MatchService:
         with match.lock:
             seats = self._authorise(match, token)
             if match.offers.rematch is None:
-                match.offers.check_offer("rematch", seats, over=match.outcome() is not None)
+                match.offers.check_offer("rematch", seats, self._situation(match))
                 agreed = match.offers.pending.get("rematch", set()) | set(seats)
                 if not set(match.humans()) <= agreed:
                     self._record_event(match, "offer", {"offer": "rematch", "seat": seats[0]}, seats[0])
@@ -717,10 +857,122 @@ class MatchService:
                                 token_hash=s.token_hash, name=s.name, claimed=s.claimed)
                         for s in match.row.seats), key=lambda s: s.seat)
         board = game.new(**match.row.options)
-        return self._insert(game, board, mode, None, seats, computer, started=True, owner=owner)
+        return self._insert(game, board, mode, None, seats, computer, started=True, owner=owner,
+                            visibility=match.row.visibility)
+
+    # -- offers during the game, aborting, and the disconnect timeout ----------------------------------
+    def _situation(self, match: Match) -> Situation:
+        game = games.get(match.row.game)
+        return Situation(over=match.outcome() is not None, started=match.begun(), online=match.row.mode == "online",
+                         draws=game.draws, title=game.title, turn=match.board.turn,
+                         moved=frozenset(s for s in match.move_seats if s is not None))
+
+    def offer(self, match_id, token, kind, owner=None) -> dict:
+        """Offer a take-back, a draw or a rematch to the other players (offers.py says when). Offering what
+        another player offers accepts it. The answer is the STATE (a rematch's: as `rematch`)."""
+        if kind == "rematch":
+            return self.rematch(match_id, token, owner=owner)
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            if match.offers.others_offer(kind, seats):
+                match.offers.check_answer(kind, seats, self._situation(match))
+            else:
+                match.offers.check_offer(kind, seats, self._situation(match))
+            return self._agree(match, kind, seats)
+
+    def accept(self, match_id, token, kind, owner=None) -> dict:
+        """Accept another player's offer: when every player agrees, it is carried out."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            match.offers.check_answer(kind, seats, self._situation(match))
+            if kind != "rematch":
+                return self._agree(match, kind, seats)
+        return self.rematch(match_id, token, owner=owner)
+
+    def _agree(self, match: Match, kind: str, seats: list[int]) -> dict:
+        """Join an in-game offer; carry it out once every player is in (the caller holds the lock)."""
+        if not match.offers.agreed(kind, seats, match.humans()):
+            self._record_event(match, "offer", {"offer": kind, "seat": seats[0]}, seats[0])
+            return self._publish(match)
+        if kind == "draw":
+            agreed = sorted(match.offers.pending.get("draw", set()) | set(seats))
+            self._record_event(match, "draw", {"seats": agreed}, seats[0])
+            return self._publish(match)
+        maker = match.offers.maker("takeback") or seats[0]
+        return self._rewind(match, self._before_last_move_of(match, maker), offer="takeback")
+
+    def _before_last_move_of(self, match: Match, seat: int) -> int:
+        """Where a take-back of `seat`'s last move goes: before it, at a point where a rewind may stop."""
+        last = max(i for i, mover in enumerate(match.move_seats) if mover == seat)
+        return max(p for p in self._rewind_points(match.board) if p <= last)
+
+    def abort(self, match_id, token) -> dict:
+        """A player aborts an online game before every player has moved in it (a waiting match included):
+        it ends with no result. Elsewhere a new game is the way out."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            if match.row.mode != "online":
+                raise ServiceError(403, "not-allowed", "On one screen or against the computer, start a new game "
+                                                       "instead of aborting.")
+            if match.outcome() is not None:
+                raise ServiceError(409, "game-over", "The game is over.")
+            if not self._abortable(match):
+                raise ServiceError(403, "not-allowed", "Every player has moved: the game can no longer be aborted."
+                                   + (" Resign instead." if match.board.players == 2 else ""))
+            self._record_event(match, "abort", {"seat": seats[0]}, seats[0])
+            return self._publish(match)
+
+    def claim_timeout(self, match_id, token, result="win") -> dict:
+        """After the disconnect timeout, the player still here ends a two-player online game: `win` claims
+        victory, `draw` calls it a draw (in a game that has draws). Claiming the same again gives the same
+        result and records nothing (the decision is idempotent)."""
+        if result not in ("win", "draw"):
+            raise bad_request('result must be "win" or "draw".')
+        match = self._get(match_id)
+        with match.lock:
+            seats = self._authorise(match, token)
+            if self._same_claim(match, seats, result):
+                return self._state(match)
+            self._check_playing(match)
+            if match.row.mode != "online":
+                raise ServiceError(403, "not-allowed", "Claims are for online games.")
+            if match.board.players != 2:
+                raise ServiceError(403, "not-allowed", "With more than two players, hand an absent player's seat "
+                                                       "to the computer instead.")
+            if result == "draw" and not games.get(match.row.game).draws:
+                raise ServiceError(403, "not-allowed", f"{games.get(match.row.game).title} has no draws.")
+            away = self._claimable_against(match, seats)
+            self._record_event(match, "timeout", {"seat": seats[0], "away": away, "result": result}, seats[0])
+            return self._publish(match)
+
+    @staticmethod
+    def _same_claim(match: Match, seats: list[int], result: str) -> bool:
+        done = match.result
+        return (done is not None and done.get("reason") == "abandoned"
+                and (done["winners"] == [seats[0]] if result == "win" else done["winners"] == [])
+                and not set(done.get("abandoned", [])) & set(seats))
+
+    def _claimable_against(self, match: Match, seats: list[int]) -> list[int]:
+        """The other players' seats whose timeout has passed; a clear refusal while there is none."""
+        others = [s for s in match.humans() if s not in seats]
+        away = {entry["seat"]: entry for entry in self._away(match) if entry["seat"] in others}
+        if not others or not away:
+            who = " and ".join(match.name(s) for s in others) or "Your opponent"
+            raise ServiceError(409, "player-present", f"{who} is here: there is nothing to claim.")
+        ready = [seat for seat, entry in away.items() if self.timeouts.claimable(entry)]
+        if not ready:
+            seat, entry = next(iter(away.items()))
+            raise ServiceError(409, "too-early", f"{match.name(seat)} left {entry['seconds']:.0f} s ago; you can "
+                               f"claim after {self.timeouts.timeout:.0f} s, in {entry['claimable_in']:.0f} s.",
+                               claimable_in=entry["claimable_in"])
+        return sorted(ready)
 
     def decline(self, match_id, token, kind="rematch") -> dict:
-        """Decline another player's offer; the offer cannot be made again."""
+        """Decline another player's offer; that side cannot offer it again (a take-back or a draw: until a
+        move is made)."""
         match = self._get(match_id)
         with match.lock:
             seats = self._authorise(match, token)

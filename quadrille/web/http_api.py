@@ -7,6 +7,7 @@ import games
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
+from ..matches.invites import invite_link
 from .links import public_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -41,10 +42,11 @@ def bearer_token() -> str | None:
 
 
 def with_links(created: dict) -> dict:
-    """Add the match's page address and its invite link (the same page: the first visitor takes a free seat)."""
+    """Add the match's page address (`url`: whoever opens it watches) and, to the creator of an online match,
+    its invite link (`invite`: the page with the invite secret in its fragment, which takes a free seat)."""
     if created.get("match") and "created" in created:  # a new match, not a STATE
         url = public_url("pages.match_page", match_id=created["match"])
-        created = {**created, "url": url, "invite": url}
+        created = {**created, "url": url, "invite": invite_link(url, created.get("invite_secret"))}
     return created
 
 
@@ -76,7 +78,8 @@ def create_match():
     body = json_body()
     created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
                                seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
-                               player=body.get("player"), owner=request.remote_addr)
+                               player=body.get("player"), owner=request.remote_addr,
+                               visibility=body.get("visibility"))
     return jsonify(with_links(created)), 201
 
 
@@ -96,7 +99,15 @@ def import_match():
         text = request.get_data(as_text=True)
         created = service().import_file(request.args["format"], text, mode=mode, player=player)
     else:
-        created = service().import_record(json_body(), mode=mode, player=player)
+        try:
+            record = json_body()
+        except ServiceError as exc:
+            if exc.status != 400:
+                raise
+            raise bad_request("This file is not a Quadrille record: it is not a JSON object such as an exported "
+                              "record. Saves of the original games are .ltc (Lattice) and .twr (Towers) files.",
+                              "bad-record")
+        created = service().import_record(record, mode=mode, player=player)
     return jsonify(with_links(created)), 201
 
 
@@ -107,13 +118,18 @@ def recent_matches():
 
 @bp.get("/matches/<match_id>")
 def get_match(match_id):
+    """The STATE. A player's bot that polls sends its token (Bearer) to count as present."""
+    token = bearer_token()
+    if token:
+        service().seats_of(match_id, token, seen=True)
     return jsonify(service().state(match_id))
 
 
 @bp.post("/matches/<match_id>/seats")
 def claim_seat(match_id):
+    """Take a free seat with the match's invite secret ({"invite": secret}; an open match needs none)."""
     body = json_body(optional=True)
-    return jsonify(service().claim(match_id, body.get("seat"), body.get("player"))), 201
+    return jsonify(service().claim(match_id, body.get("seat"), body.get("player"), body.get("invite"))), 201
 
 
 @bp.post("/matches/<match_id>/moves")
@@ -126,7 +142,8 @@ def play_move(match_id):
 def match_action(match_id, action):
     """Match decisions: takeback, rewind {"to"}, resign, start {"computer_level"?}, rematch, pause {"paused"},
     computer {"seat", "level"} (hand an absent player's seat to the computer), reclaim (take it back),
-    decline {"offer"} (another player's offer)."""
+    offer {"offer"} (takeback, draw, rematch), accept {"offer"}, decline {"offer"} (another player's offer),
+    abort (before every player has moved), timeout {"result": "win" | "draw"} (a player left)."""
     body = json_body(optional=True)
     svc, token = service(), bearer_token()
     actions = {
@@ -140,6 +157,10 @@ def match_action(match_id, action):
                                                  owner=request.remote_addr),
         "rematch": lambda: with_links(svc.rematch(match_id, token, owner=request.remote_addr)),
         "decline": lambda: svc.decline(match_id, token, body.get("offer", "rematch")),
+        "offer": lambda: with_links(svc.offer(match_id, token, body.get("offer"), owner=request.remote_addr)),
+        "accept": lambda: with_links(svc.accept(match_id, token, body.get("offer"), owner=request.remote_addr)),
+        "abort": lambda: svc.abort(match_id, token),
+        "timeout": lambda: svc.claim_timeout(match_id, token, body.get("result", "win")),
     }
     if action not in actions:
         raise ServiceError(404, "not-found", "There is no such action.")

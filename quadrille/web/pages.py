@@ -7,6 +7,7 @@ from flask import Blueprint, abort, current_app, g, render_template, request
 
 import games
 
+from .. import guide
 from ..errors import ServiceError
 from ..catalog import computer_levels, describe, installed_games
 
@@ -27,20 +28,79 @@ def game_assets(name: str) -> dict:
     return {"css": f"games/{name}.css" if css.is_file() else None, "scripts": scripts}
 
 
+# The computer's levels in player words (ai.levels labels them for the API).
+LEVEL_WORDS = {1: "Easy", 2: "Medium", 3: "Hard", "classic": "The original's opponent (AI-1)",
+               "classic-1": "The original's level 1", "classic-2": "The original's level 2",
+               "classic-3": "The original's level 3"}
+# The order of the tiles: the quickest to pick up first.
+TILE_ORDER = ("trails", "towers", "gamma", "lattice")
+
+
+def option_fields(game, words: dict) -> list[dict]:
+    """The new-game options as the dialog shows them: a label and a sentence in player words, the range the
+    server offers, and whether the option is folded away under "More options"."""
+    said = words.get("options", {})
+    advanced = set(words.get("advanced", ()))
+    fields = []
+    for name, opt in game.options.items():
+        if opt.kind == "text":
+            continue  # set only by an imported save file
+        w = said.get(name, {})
+        low, high = (opt.form or opt.range or (None, None))
+        values = w.get("values", {})
+        choices = [{"value": c, "label": values.get(str(c), str(c).replace("-", " ").capitalize())}
+                   for c in (opt.choices or ())]
+        fields.append({"name": name, "kind": opt.kind, "label": w.get("label", opt.help or name),
+                       "help": w.get("help", ""), "default": opt.default, "min": low, "max": high,
+                       "choices": choices, "advanced": name in advanced,
+                       "numeric": all(isinstance(c, int) for c in (opt.choices or ("x",)))})
+    return fields
+
+
+def presets(game, words: dict) -> list[dict]:
+    """Named presets, each with every option filled in (the engine's defaults for the rest)."""
+    found = []
+    for p in words.get("presets", ()):
+        try:
+            options = game.normalise(p["options"])
+        except ValueError:
+            continue  # a preset the engine refuses is left out (tests/platform/test_lobby.py catches it)
+        found.append({**p, "options": {k: v for k, v in options.items() if game.options[k].kind != "text"}})
+    return found
+
+
 def lobby_games() -> list[dict]:
     entries = []
     for game in installed_games():
         name = game.name
-        entries.append({**describe(game), "playable": playable(name), "warnings": game.warnings({})})
-    return sorted(entries, key=lambda g: (not g["playable"], g["title"]))
+        entry = {**describe(game), "playable": playable(name), "warnings": game.warnings({})}
+        if name in guide.names():
+            words = guide.words(name)
+            found = presets(game, words)
+            entry.update(words=words, pitch=words.get("pitch", ""), picture=guide.tile_picture(name),
+                         start_picture=guide.preview(name, found[0]["options"] if found else {}),
+                         fields=option_fields(game, words), presets=found,
+                         has_lesson=bool(guide.lesson(name).get("steps")),
+                         level_words=[{"id": lv["id"], "label": LEVEL_WORDS.get(lv["id"], lv["label"])}
+                                      for lv in entry["levels"]])
+        else:
+            entry.update(words={}, pitch=game.summary, picture=None, start_picture=None, fields=[], presets=[],
+                         has_lesson=False, level_words=[])
+        entries.append(entry)
+    order = {name: k for k, name in enumerate(TILE_ORDER)}
+    return sorted(entries, key=lambda g: (not g["playable"], order.get(g["name"], len(order)), g["title"]))
 
 
 @bp.get("/")
 def lobby():
-    return render_template("lobby.html", games=lobby_games())
+    entries = lobby_games()
+    data = {g["name"]: {"title": g["title"], "seats": g["seats"], "presets": [{"id": p["id"], "options": p["options"]}
+                                                                              for p in g["presets"]]}
+            for g in entries if g["playable"]}
+    return render_template("lobby.html", games=entries, games_data=data)
 
 
-def render_match(match_id: str, embed: bool, token: str | None = None):
+def render_match(match_id: str, embed: bool):
     service = current_app.extensions["quadrille"]
     try:
         state = service.state(match_id)
@@ -49,7 +109,7 @@ def render_match(match_id: str, embed: bool, token: str | None = None):
     game = games.get(state["game"])
     return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
                            levels=computer_levels(state["game"]),
-                           playable=playable(state["game"]), assets=game_assets(state["game"]), initial_token=token)
+                           playable=playable(state["game"]), assets=game_assets(state["game"]))
 
 
 @bp.get("/m/<match_id>")
@@ -64,10 +124,12 @@ def embed_page(match_id):
 
 @bp.get("/embed/new/<game_name>")
 def embed_new(game_name):
-    """A fresh local (hot-seat) game inside an iframe: options come from the query string.
+    """A local (hot-seat) game inside an iframe, options from the query string.
 
-    The seat token is written into the page itself (not a cookie), so the frame
-    works where third-party cookies are blocked.
+    This page creates nothing itself: its script (static/js/embed.js) reopens the game this frame played last
+    with these options, remembered in the frame's own storage (no cookie), so that a reader who reloads the
+    host page finds their game where they left it; or, the first time, creates one (POST /api/matches) and
+    remembers it. Bad options are refused here, at once.
     """
     if game_name not in games.names():
         abort(404)
@@ -78,13 +140,12 @@ def embed_new(game_name):
         if option is None:
             continue
         options[key] = parse_option(option, value)
-    service = current_app.extensions["quadrille"]
     try:
-        created = service.create(game_name, options, "local", owner=request.remote_addr)
-    except ServiceError as exc:
-        return render_template("error.html", reason=exc.reason), exc.status
-    g.carries_token = True  # never cached: the page holds a live seat token
-    return render_match(created["match"], embed=True, token=created["token"])
+        options = current_app.extensions["quadrille"].offered_options(game, options)
+    except ValueError as exc:
+        return render_template("error.html", reason=f"These options do not make a game: {exc}."), 400
+    g.carries_token = True  # never cached: each visit decides afresh which game the frame opens
+    return render_template("embed_new.html", game=game.to_dict(), options=options)
 
 
 def parse_option(option, text: str):

@@ -1,5 +1,6 @@
-"""HTTP budgets, by Flask-Limiter: every route but the static files has a budget per address, and the
-routes that create a match (by link, by name, by import, or a new embedded game) share a tighter one.
+"""HTTP budgets, by Flask-Limiter: every route but the static files has a budget per address, the
+routes that create a match (by link, by name, by import, or a new embedded game) share a tighter one, and so do
+the pictures and the tutorial's steps and tries.
 The Socket.IO budgets are in quadrille/infra/limits.py, on the same kind of storage."""
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from flask_limiter.util import get_remote_address
 from ..infra.limits import counter_storage_uri
 
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
+# Pictures and a tutorial's steps and tries: each replays a short game through the engine.
+LEARN_ENDPOINTS = ("learn.preview_svg", "learn.lesson_step", "learn.lesson_try")
 
 
 def install(app: Flask) -> Limiter:
@@ -22,4 +25,7 @@ def install(app: Flask) -> Limiter:
     creating = limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match")
     for endpoint in MATCH_CREATING_ENDPOINTS:
         app.view_functions[endpoint] = creating(app.view_functions[endpoint])
+    learning = limiter.shared_limit(config["LEARN_RATE"], scope="learn")
+    for endpoint in LEARN_ENDPOINTS:
+        app.view_functions[endpoint] = learning(app.view_functions[endpoint])
     return limiter

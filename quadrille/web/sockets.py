@@ -27,7 +27,7 @@ RATE_LIMITED = refusal("rate-limited", "Too many messages at once; wait a few se
 # What an event costs of its socket's budget: a move or a take-back is one; events that make the server
 # replay a match or broadcast a whole STATE to the room cost more, so that their floods end sooner.
 EVENT_COSTS = {"watch": 2, "claim": 5, "pause": 5, "rematch": 5, "decline": 2, "computer": 5,
-               "reclaim": 5, "start": 5, "rewind": 2}
+               "reclaim": 5, "start": 5, "rewind": 2, "offer": 5, "accept": 5, "abort": 5, "timeout": 5}
 MAX_COST = max(EVENT_COSTS.values())
 
 
@@ -89,22 +89,30 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         socketio.sleep(presence_interval)
         with pending_lock:
             pending.discard(match_id)
-        socketio.emit("presence", presence.summary(match_id), to=room_of(match_id))
+        socketio.emit("presence", presence_of(match_id), to=room_of(match_id))
+
+    def presence_of(match_id: str) -> dict:
+        """Who is connected, how many watch, and who left a game under way (with its countdown)."""
+        try:
+            away = service.away(match_id)
+        except ServiceError:
+            away = []
+        return {**presence.summary(match_id), "away": away}
 
     @socketio.on("watch")
     @acknowledged
     def watch(data):
         match_id = data.get("match")
-        state = service.state(match_id)
         seats = service.seats_of(match_id, data.get("token"))
-        left = presence.enter(request.sid, match_id, seats)
+        left = presence.enter(request.sid, match_id, seats)  # before the STATE: its player is not away
+        state = service.state(match_id)
         if left:
             leave_room(room_of(left))
             announce(left)
         join_room(room_of(match_id))
         service.wake_computer(match_id)  # a demo rests while nobody watches it
         announce(match_id)
-        return {"state": state, "you": {"seats": seats}, "presence": presence.summary(match_id)}
+        return {"state": state, "you": {"seats": seats}, "presence": presence_of(match_id)}
 
     @socketio.on("move")
     @acknowledged
@@ -115,7 +123,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     @socketio.on("claim")
     @acknowledged
     def claim(data):
-        claimed = service.claim(data.get("match"), data.get("seat"), data.get("player"))
+        claimed = service.claim(data.get("match"), data.get("seat"), data.get("player"), data.get("invite"))
         presence.enter(request.sid, claimed["match"], claimed["seats"])
         announce(claimed["match"])
         return claimed
@@ -141,6 +149,11 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
                                                             d.get("level", 1), owner=request.remote_addr))
     decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token"), owner=request.remote_addr))
     decision("decline", lambda d: service.decline(d.get("match"), d.get("token"), d.get("offer", "rematch")))
+    decision("offer", lambda d: service.offer(d.get("match"), d.get("token"), d.get("offer"), owner=request.remote_addr))
+    decision("accept", lambda d: service.accept(d.get("match"), d.get("token"), d.get("offer"),
+                                                owner=request.remote_addr))
+    decision("abort", lambda d: service.abort(d.get("match"), d.get("token")))
+    decision("timeout", lambda d: service.claim_timeout(d.get("match"), d.get("token"), d.get("result", "win")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
 
     @socketio.on("disconnect")

@@ -18,15 +18,29 @@
   // A player's mark (drawn in each owned field) and colour class: the same as the template's macros.
   const markOf = (seat) => (seat >= 1 && seat <= LETTERS.length ? LETTERS[seat - 1] : String(seat));
   const colourOf = (seat) => "o" + (((seat - 1) % COLOURS) + 1);
-  const labelOf = (seat) => (seat <= LETTERS.length ? `Player ${seat} (${markOf(seat)})` : `Player ${seat}`);
+  // A player is called by their colour, as the server names the seats (state.seat_names: "Blue", "Orange", …),
+  // with the letter drawn in their fields: "Blue (A)".
+  let seatNames = [];
+  const nameOf = (seat) => seatNames[seat - 1] || `Player ${seat}`;
+  const labelOf = (seat) => (seat <= LETTERS.length ? `${nameOf(seat)} (${markOf(seat)})` : nameOf(seat));
   const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
 
   Quadrille.register("gamma", {
-    seatLabel: (seat) => labelOf(seat),
-    reasonText: (reason) => ({ stuck: "nobody can move any more" })[reason],
+    seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
+    reasonText(reason, outcome, names) {
+      if (reason !== "stuck") return undefined;
+      const best = outcome.scores && outcome.winners.length ? outcome.scores[outcome.winners[0] - 1] : null;
+      return `Nobody can move any more${best == null ? "" : `; the most fields: ${best}`}.`;
+    },
+    scoreText(outcome, names, state) {
+      const fields = outcome.scores && outcome.scores.length ? outcome.scores
+        : state && state.view.stats ? state.view.stats.map((st) => st.busy) : [];
+      return fields.length ? "Fields: " + fields.map((n, i) => `${names[i] || `Player ${i + 1}`} ${n}`).join(" · ") : "";
+    },
 
     mount(area, ctx) {
       const byId = (id) => document.getElementById(id);
+      seatNames = (ctx.state() && ctx.state().seat_names) || [];
       let view = null;
       let state = null;
       let live = true;
@@ -146,6 +160,7 @@
         view = nextView;
         state = nextState;
         live = isLive;
+        if (state.seat_names) seatNames = state.seat_names;
         if (view.width !== w || view.height !== h) build(view.width, view.height);
         // The golden mode ends with the turn (a move was made) or when it is no longer ours to use.
         if (golden && (!mine() || view.moves !== goldenAt)) { golden = false; goldenAt = null; }
@@ -242,7 +257,7 @@
         if (s.kind === "ai") return `computer (${s.level})`;
         const mySeats = ctx.mySeats();
         const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? "(you)" : "";
-        const name = !s.taken ? "free" : s.name && s.name !== `Player ${seat}` ? s.name : "";
+        const name = !s.taken ? "free" : s.name && !/^Player \d+$/.test(s.name) ? s.name : "";
         return [name, me].filter(Boolean).join(" ");
       }
 
@@ -253,7 +268,7 @@
           for (const st of view.stats) {
             const tr = body.insertRow();
             tr.dataset.seat = st.seat;
-            tr.innerHTML = `<td><span class="chip ${colourOf(st.seat)}">${markOf(st.seat)}</span>Player ${st.seat} `
+            tr.innerHTML = `<td><span class="chip ${colourOf(st.seat)}">${markOf(st.seat)}</span>${nameOf(st.seat)} `
               + '<span class="name muted"></span></td><td data-col="busy"></td><td data-col="free"></td>'
               + '<td data-col="areas"></td><td data-col="golden"></td>';
           }
@@ -345,7 +360,7 @@
           else setGolden(false);
           return true;
         }
-        if (k === "c" || k === "C") {
+        if (k === "c" || k === "C" || k === "e" || k === "E") { // C as in the terminal game; E as every game's end of turn
           ctx.play("skip");
           return true;
         }

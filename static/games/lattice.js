@@ -18,9 +18,10 @@
   const light = (rgb) => 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] > 0.55;
   const lastOf = (list) => list[list.length - 1];
 
+  // A side is called by its colour ("Blue"), as the server names it (Game.seat_names); B and T are the rules'.
   function sideLabel(seat, view) {
     const c = view && view.colors && view.colors[seat];
-    return `${SEAT_NAME[seat] || "Seat " + seat}${c ? ` (${c.name})` : ""}`;
+    return c ? c.name.charAt(0).toUpperCase() + c.name.slice(1) : SEAT_NAME[seat] || `Player ${seat}`;
   }
 
   // ---------------------------------------------------------------- the 3D view
@@ -485,7 +486,18 @@
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
-    reasonText: (reason) => ({ stuck: "neither side can move", eliminated: "a side has no pieces left" })[reason],
+    reasonText(reason, outcome, names) {
+      if (reason === "stuck") return "Neither side can move: the side with more pieces on the far level wins.";
+      if (reason === "eliminated") {
+        const loser = outcome.winners.length ? 3 - outcome.winners[0] : null;
+        return loser ? `${names[loser - 1]} has no pieces left on the lattice.` : "Both sides ran out of pieces.";
+      }
+      return undefined;
+    },
+    scoreText: (outcome, names, state) => {
+      const score = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.score;
+      return score ? `Pieces on the far level: ${names[0]} ${score[0]} · ${names[1]} ${score[1]}` : "";
+    },
 
     mount(area, ctx) {
       const $ = (sel) => area.querySelector(sel);
@@ -937,15 +949,14 @@
           return false;
         }
         const lower = k.length === 1 ? k.toLowerCase() : k;
-        // P (pause the computer) is the platform's: it is not handled here, and the badge shows state.paused.
-        if (lower === "e") {
-          if (document.body.classList.contains("embed")) return false;
-          Quadrille.ask("Leave this match? It stays saved; you can come back with its link.",
-            [["Leave", () => { window.location.href = "/"; }], ["Stay", null]]);
-          return true;
-        }
+        // P, R, N, M, Esc (leave) and the rest are the platform's keys, the same in every game: not handled here.
         if (!has3d) return false;
         const step = 0.12;
+        if (event.shiftKey && k.startsWith("Arrow")) { // Shift+arrows pan the view (L/R/U/D in earlier releases)
+          const [dx, dy] = { ArrowLeft: [-30, 0], ArrowRight: [30, 0], ArrowUp: [0, -30], ArrowDown: [0, 30] }[k];
+          scene3d.pan(dx, dy);
+          return true;
+        }
         switch (lower) {
           case "ArrowLeft": scene3d.turn(-step, 0); break;
           case "ArrowRight": scene3d.turn(step, 0); break;
@@ -954,10 +965,6 @@
           case " ": scene3d.resetCamera(); break;
           case "PageUp": case "c": scene3d.zoom(0.88); break;
           case "PageDown": case "f": scene3d.zoom(1 / 0.88); break;
-          case "l": scene3d.pan(-30, 0); break;
-          case "r": scene3d.pan(30, 0); break;
-          case "u": scene3d.pan(0, -30); break;
-          case "d": scene3d.pan(0, 30); break;
           default: return false;
         }
         return true;

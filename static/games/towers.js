@@ -35,9 +35,13 @@
   }
 
   Quadrille.register("towers", {
-    seatLabel: (seat) => NAMES[seat] || `Seat ${seat}`,
-    reasonText: (reason) => ({ "master-captured": "by capturing the master",
-      "draw-passes": "four passes in a row" })[reason],
+    seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || NAMES[seat],
+    reasonText(reason, outcome, names) {
+      if (reason === "master-captured") return `${names[2 - outcome.winners[0]]}'s master was captured.`;
+      if (reason === "draw-passes") return "Both players passed twice in a row: four passes draw the game.";
+      return undefined;
+    },
+    scoreText: () => "", // the outcome's scores only repeat who won
 
     mount(area, ctx) {
       const $ = (id) => area.querySelector("#" + id);

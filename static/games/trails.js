@@ -20,10 +20,24 @@
     return needed === 1 ? "1 tower wins" : `${needed} towers win`;
   }
 
+  const other = (seat) => 3 - seat;
+
   Quadrille.register("trails", {
-    seatLabel: (seat) => ({ 1: "Blue", 2: "Red" })[seat] || `Seat ${seat}`,
-    reasonText: (reason) => ({ towers: "by tower majority", stuck: "the opponent cannot move",
-      trapped: "the mover trapped themselves" })[reason],
+    seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || ({ 1: "Blue", 2: "Red" })[seat],
+    // Why the game ended, in plain words: `names` are the seats' names, `outcome` the engine's.
+    reasonText(reason, outcome, names, state) {
+      const winner = outcome.winners[0];
+      const name = (seat) => names[seat - 1];
+      const towers = state && state.options ? state.options.towers : null;
+      if (reason === "towers") return `${name(winner)} took ${outcome.scores[winner - 1]} of ${towers} towers.`;
+      if (reason === "stuck") return `${name(other(winner))} has no move left.`;
+      if (reason === "trapped") return `${name(other(winner))} trapped their own trail.`;
+      return undefined;
+    },
+    scoreText: (outcome, names, state) => {
+      const taken = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.taken;
+      return taken ? `Towers taken: ${names[0]} ${taken[0]} · ${names[1]} ${taken[1]}` : "";
+    },
 
     mount(area, ctx) {
       let view = null;

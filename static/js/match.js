@@ -1,16 +1,21 @@
-// The match page: one Socket.IO connection, the server's STATE, and a game renderer that draws it.
+// The match page's core: one Socket.IO connection, the server's STATE, and a game renderer that draws it.
 //
-// The server holds the truth: this script never decides legality. It sends what the player
-// did (a move string made by the game's renderer, or a match decision) and redraws whatever
-// `state` the server sends back. Renderers register with Quadrille.register(name, renderer):
+// The server holds the truth: this script never decides legality. It sends what the player did (a move string
+// made by the game's renderer, or a match decision) and redraws whatever `state` the server sends back.
+// Renderers register with Quadrille.register(name, renderer):
 //   renderer.mount(boardArea, ctx) -> { draw(view, state, live), key(event) -> handled? }
-//   renderer.seatLabel(seat, state) -> "Blue", "Red", ...
+//   renderer.seatLabel(seat, state) -> "Blue", "Red", ... (the STATE's seat_names come first)
+//   renderer.reasonText(reason, outcome, names) -> a sentence saying why the game ended, in plain words
+// The rest of the page is split by concern into parts (match-dialogs.js, match-signals.js, match-invite.js,
+// match-offers.js, match-result.js), each registered with Quadrille.part(name, mount): mount(page) returns
+// {render(state, previous)} and is called after every change.
 (function () {
   "use strict";
   const Tokens = window.QuadrilleTokens;
-  const Quadrille = (window.Quadrille = { renderers: {}, register, start });
+  const Quadrille = (window.Quadrille = { renderers: {}, parts: {}, register, part, start });
 
   function register(name, renderer) { Quadrille.renderers[name] = renderer; }
+  function part(name, mount) { Quadrille.parts[name] = mount; }
   const $ = (id) => document.getElementById(id);
 
   function start() {
@@ -18,27 +23,51 @@
     const matchId = root.dataset.match;
     const embed = document.body.classList.contains("embed");
     let state = JSON.parse($("initial-state").textContent);
-    if ($("initial-token")) {
-      // A new game made for an iframe: keep its token in the page, and give the frame a reloadable address.
-      Tokens.set(matchId, JSON.parse($("initial-token").textContent));
-      history.replaceState(null, "", `/embed/${matchId}`);
+    const carried = /(?:^#|&)seat=([^&]+)/.exec(window.location.hash || "");
+    if (carried) {
+      // An embedded game opened in a frame without storage (static/js/embed.js): its token came in the fragment.
+      Tokens.set(matchId, decodeURIComponent(carried[1]));
+      history.replaceState(null, "", window.location.pathname + window.location.search);
     }
     let token = Tokens.get(matchId);
     let mySeats = [];
-    let presence = { online: [], spectators: 0 };
+    let presence = { online: [], spectators: 0, away: [] };
     let replay = null; // null while live, else {ply, view}
-    let claiming = false;
+    let watched = false; // the first answer to `watch` has come
 
     const spec = Quadrille.renderers[state.game];
-    const label = (seat) => (spec && spec.seatLabel ? spec.seatLabel(seat, state) : `Seat ${seat}`);
+    const label = (seat) => (state.seat_names && state.seat_names[seat - 1])
+      || (spec && spec.seatLabel ? spec.seatLabel(seat, state) : `Player ${seat}`);
+    const names = (seats) => {
+      const list = seats.map(label);
+      return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}` : list[0] || "";
+    };
     const socket = io({ transports: ["websocket", "polling"] });
     window.quadrilleSocket = socket; // for tests and the console
 
+    let fade = null;
+    function message(text, kind) {
+      const box = $("message");
+      box.textContent = text || "";
+      box.className = "message" + (kind ? " " + kind : "");
+      clearTimeout(fade);
+      // Good news and notes fade after a while; an error stays until the next action says otherwise.
+      if (kind === "good" || kind === "note") fade = setTimeout(() => { if (box.textContent === text) message(""); }, 6000);
+    }
+    const failed = (ack) => message(ack.detail ? `${ack.reason} ${ack.detail}` : ack.reason, "error");
+
+    function emit(event, payload, done) {
+      socket.emit(event, { match: matchId, token, ...payload }, (ack) => {
+        if (!ack.ok) failed(ack);
+        if (done) done(ack);
+      });
+    }
+
     const ctx = {
       play(move) {
-        if (replay) return message("You are looking at an earlier position; step to the end to play.");
+        if (replay) return message("You are looking at an earlier position; step to the end (Esc) to play.");
         socket.emit("move", { match: matchId, token, move, version: state.version }, (ack) => {
-          if (!ack.ok) message(ack.detail ? `${ack.reason}: ${ack.detail}` : ack.reason, "error");
+          if (!ack.ok) failed(ack);
           else message("");
         });
       },
@@ -46,112 +75,120 @@
       mySeats: () => mySeats.slice(),
       state: () => state,
       message,
-      emit: (event, payload, done) => socket.emit(event, { match: matchId, token, ...payload }, (ack) => {
-        if (!ack.ok) message(ack.reason, "error");
-        if (done) done(ack);
-      }),
+      emit,
     };
     const renderer = spec ? spec.mount($("board-area"), ctx) : null;
 
-    function message(text, kind) {
-      const box = $("message");
-      box.textContent = text || "";
-      box.className = "message" + (kind ? " " + kind : "");
-    }
+    // What the parts see of the page. `role`: "player" (some seats), "hotseat" (every seat of a match of
+    // several: one screen, or a demo) or "spectator".
+    const page = {
+      root, matchId, embed, socket, ctx, label, names, message, emit, failed,
+      state: () => state,
+      mySeats: () => mySeats.slice(),
+      token: () => token,
+      presence: () => presence,
+      replaying: () => !!replay,
+      role() {
+        if (!mySeats.length) return "spectator";
+        return mySeats.length === state.seats.length && state.seats.length > 1 ? "hotseat" : "player";
+      },
+      myTurn: () => state.turn != null && mySeats.includes(state.turn) && page.role() === "player",
+      setToken(next, seats) { token = next; Tokens.set(matchId, next); if (seats) mySeats = seats; },
+      watch,
+      render,
+      go(match) { window.location.href = `${embed ? "/embed/" : "/m/"}${match}`; },
+    };
+    Quadrille.page = page;
 
     // -- talking to the server ------------------------------------------------
     function watch() {
       socket.emit("watch", { match: matchId, token }, (ack) => {
-        if (!ack.ok) return message(ack.reason, "error");
+        if (!ack.ok) return failed(ack);
         mySeats = ack.you.seats;
         presence = ack.presence;
+        const first = !watched;
+        watched = true;
         applyState(ack.state, true);
-        maybeClaim();
-      });
-    }
-
-    function maybeClaim() {
-      // The share link is the invitation: whoever opens it first takes the free seat; later visitors watch.
-      const free = state.seats.some((s) => !s.taken);
-      if (mySeats.length || claiming || state.mode !== "online" || state.outcome || !free) return;
-      claiming = true;
-      socket.emit("claim", { match: matchId, player: Tokens.getName() || undefined }, (ack) => {
-        claiming = false;
-        if (!ack.ok) return render();
-        token = ack.token;
-        Tokens.set(matchId, token);
-        watch();
+        for (const p of parts) if (p.watched) p.watched(first);
       });
     }
 
     function applyState(next, force) {
       if (!force && next.version < state.version) return; // an older state overtaken by a newer one
+      const previous = state;
       state = next;
       if (replay && replay.ply > state.moves.length) replay = null;
-      render();
+      render(previous);
     }
 
     socket.on("connect", watch);
     socket.on("state", (s) => applyState(s));
-    socket.on("presence", (p) => { presence = p; renderStatus(); renderComputerControls(); });
+    socket.on("presence", (p) => {
+      presence = p;
+      renderStatus();
+      renderComputerControls();
+      for (const q of parts) if (q.presence) q.presence(p);
+    });
     // Every player agreed to a rematch: the new match's seats belong to the same players' tokens, so each
     // page carries its token over; spectators follow to watch.
     socket.on("rematch", (r) => {
       if (token && mySeats.length) Tokens.set(r.match, token);
-      window.location.href = `${embed ? "/embed/" : "/m/"}${r.match}`;
+      page.go(r.match);
     });
     socket.on("disconnect", () => message("Connection lost; reconnecting…"));
     socket.io.on("reconnect", () => message(""));
 
     // -- drawing --------------------------------------------------------------
-    function render() {
+    function render(previous) {
       const live = !replay;
       if (renderer) renderer.draw(live ? state.view : replay.view, state, live);
       renderStatus();
       renderMoves();
       renderControls();
+      for (const p of parts) if (p.render) p.render(state, previous || state);
     }
 
-    function outcomeText(outcome) {
-      if (!outcome) return "";
-      // Each game words its own endings; a resignation is the platform's.
-      const why = (outcome.reason === "resigned" && "by resignation")
-        || (spec && spec.reasonText && spec.reasonText(outcome.reason)) || outcome.reason;
-      if (!outcome.winners.length) return `Draw (${why})`;
-      return `${outcome.winners.map(label).join(" and ")} ${outcome.winners.length > 1 ? "win" : "wins"} (${why})`;
+    function statusLine() {
+      const role = page.role();
+      if (state.outcome) return Quadrille.resultTitle ? Quadrille.resultTitle(page) : "Game over";
+      if (!state.started) {
+        if (state.creator_starts) return "Waiting for players; the creator starts the match";
+        return role === "spectator" ? "Waiting for a second player" : "Waiting for your friend";
+      }
+      if (state.turn == null) return "";
+      const seat = state.seats.find((s) => s.seat === state.turn);
+      if (seat && seat.kind === "ai") return `${label(state.turn)} (computer) ${state.paused ? "is paused" : "is thinking…"}`;
+      if (page.myTurn()) return "Your turn";
+      return role === "player" ? `${label(state.turn)}'s turn: waiting for their move` : `${label(state.turn)}'s turn`;
     }
 
     function renderStatus() {
-      const who = mySeats.length === state.seats.length && state.seats.length > 1 ? "You play every side."
-        : mySeats.length ? `You are ${mySeats.map(label).join(" and ")}.` : "You are watching.";
-      let line;
-      if (state.outcome) line = outcomeText(state.outcome);
-      else if (!state.started) line = "Waiting for players; the creator starts the match";
-      else if (state.turn != null) {
-        const seat = state.seats.find((s) => s.seat === state.turn);
-        if (seat && seat.kind === "ai") line = `${label(state.turn)} (computer) ${state.paused ? "is paused" : "is thinking…"}`;
-        else line = `${label(state.turn)} to move` + (mySeats.includes(state.turn) && mySeats.length < state.seats.length ? ": your move" : "");
-      }
-      $("status").textContent = line ? `${line}. ${who}` : who;
+      const role = page.role();
+      const status = $("status");
+      status.textContent = statusLine();
+      status.classList.toggle("your-turn", page.myTurn() && !state.outcome);
       root.dataset.turn = state.turn == null ? "" : state.turn;
       root.dataset.version = state.version;
       root.dataset.seats = mySeats.join(",");
+      root.dataset.role = role;
 
       const seats = $("seats");
       seats.innerHTML = "";
       for (const s of state.seats) {
         const li = document.createElement("li");
         li.dataset.seat = s.seat;
-        li.className = "seat seat-" + s.seat + (presence.online.includes(s.seat) ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
+        const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
+        li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
         const who = s.kind === "ai" ? `computer (${s.level})` : s.taken ? s.name || "taken" : "free";
         li.textContent = `${label(s.seat)}: ${who}${mySeats.includes(s.seat) && s.kind !== "ai" ? " (you)" : ""}`;
         seats.appendChild(li);
       }
       const n = presence.spectators;
-      $("presence").textContent = n ? `${n} watching` : "";
-      const result = $("result");
-      result.hidden = !state.outcome;
-      result.textContent = outcomeText(state.outcome);
+      const others = n - (role === "spectator" ? 1 : 0);
+      const crowd = others > 0 ? `${others} ${role === "spectator" ? "other" : ""}${others === 1 ? " person" : " people"} watching` : "";
+      const you = role === "spectator" ? "You are watching." : role === "hotseat" && state.mode === "local"
+        ? "You play every side." : "";
+      $("presence").textContent = [you, crowd.replace("  ", " ")].filter(Boolean).join(" ");
     }
 
     function renderMoves() {
@@ -169,32 +206,20 @@
       $("ply-label").textContent = replay ? `move ${replay.ply} of ${state.moves.length}` : "live";
     }
 
-    function renderOffers() {
-      const offered = (state.offers && state.offers.rematch) || [];
-      const others = offered.filter((s) => !mySeats.includes(s));
-      const mine = offered.some((s) => mySeats.includes(s));
-      $("rematch").disabled = mine;
-      if (others.length && !mine && mySeats.length && !dialog.open && shownOffer !== state.version) {
-        shownOffer = state.version;
-        ask(`${others.map(label).join(" and ")} ${others.length > 1 ? "offer" : "offers"} a rematch.`,
-          [["Accept", offerRematch], ["Decline", () => ctx.emit("decline", { offer: "rematch" })]]);
-      }
-    }
-    let shownOffer = null;
-
     function renderControls() {
       const local = state.mode !== "online" && mySeats.length > 0;
       const online = state.mode === "online" && mySeats.length > 0;
+      const playing = !state.outcome;
       for (const b of document.querySelectorAll("[data-local]")) b.hidden = !local;
       for (const b of document.querySelectorAll("[data-online]")) b.hidden = !online;
+      $("takeback").hidden = !local; // after the end too: take back the move that lost, against the computer
       $("takeback").disabled = !state.moves.length;
       $("restart").disabled = !state.moves.length;
-      $("resign").hidden = !online || !!state.outcome || state.players !== 2;
-      $("rematch").hidden = !online || !state.outcome;
-      renderOffers();
+      $("resign").hidden = !online || !playing || state.players !== 2 || !state.started || state.abortable;
+      $("rematch").hidden = !online || playing;
       $("continue-here").hidden = !(local && replay);
-      const startBox = $("start-box");
-      startBox.hidden = !(state.started === false && mySeats.includes(1));
+      $("start-box").hidden = !(state.started === false && mySeats.includes(1) && state.creator_starts);
+      $("new-game").hidden = !(local || !embed);
       renderComputerControls();
     }
 
@@ -203,9 +228,9 @@
       const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
         && !presence.online.includes(s.seat)).map((s) => s.seat);
       const playing = mySeats.length > 0 && !state.outcome;
-      const handover = playing && state.mode === "online" && absent.length > 0 && $("handover-level");
+      const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level");
       const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
-      const pause = mySeats.length > 0 && computerSeats.length > 0 && state.mode === "ai";
+      const pause = playing && computerSeats.length > 0 && state.mode === "ai"; // live only: gone once it ends
       $("computer-box").hidden = !(handover || reclaim || pause);
       $("pause").hidden = !pause;
       $("pause").textContent = state.paused ? "Resume the computer" : "Pause the computer";
@@ -214,20 +239,23 @@
       const select = $("handover-seat");
       if (handover && select.dataset.seats !== absent.join(",")) {
         select.dataset.seats = absent.join(",");
-        select.innerHTML = absent.map((s) => `<option value="${s}">${label(s)}</option>`).join("");
+        select.innerHTML = "";
+        for (const s of absent) select.add(new Option(label(s), s));
       }
     }
     const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
-    const togglePause = () => ctx.emit("pause", { paused: !state.paused });
+    page.levelValue = levelValue;
+    const togglePause = () => emit("pause", { paused: !state.paused });
     $("pause").addEventListener("click", togglePause);
-    $("reclaim").addEventListener("click", () => ctx.emit("reclaim", {}));
-    $("handover-go").addEventListener("click", () => ctx.emit("computer", {
-      seat: Number($("handover-seat").value), level: levelValue($("handover-level").value),
-    }, (ack) => { if (ack.ok && ack.waiting_for) message(`Waiting for ${ack.waiting_for.map(label).join(", ")} to agree.`); }));
+    $("reclaim").addEventListener("click", () => emit("reclaim", {}));
+    page.handOver = (seat) => emit("computer", {
+      seat, level: $("handover-level") ? levelValue($("handover-level").value) : 1,
+    }, (ack) => { if (ack.ok && ack.waiting_for) message(`Waiting for ${names(ack.waiting_for)} to agree.`); });
+    $("handover-go").addEventListener("click", () => page.handOver(Number($("handover-seat").value)));
 
     // -- stepping through the game ---------------------------------------------
-    // Positions come from the server. Held arrow keys ask for one at most every STEP_INTERVAL ms (the
-    // latest wins), which keeps a fast reader well inside the socket's budget.
+    // Positions come from the server. Held keys ask for one at most every STEP_INTERVAL ms (the latest
+    // wins), which keeps a fast reader well inside the socket's budget.
     const STEP_INTERVAL = 120;
     let wanted = null, fetching = false, lastFetch = 0, stepSeq = 0, liveSeq = 0;
     function stepTo(ply) {
@@ -249,7 +277,7 @@
       socket.emit("position", { match: matchId, ply }, (ack) => {
         fetching = false;
         if (wanted === ply) wanted = null;
-        if (!ack.ok) return message(ack.reason, "error");
+        if (!ack.ok) return failed(ack);
         if (seq > liveSeq) { replay = { ply: ack.ply, view: ack.view }; render(); }
         fetchWanted();
       });
@@ -261,33 +289,45 @@
     $("step-last").addEventListener("click", () => stepTo(state.moves.length));
     $("continue-here").addEventListener("click", () => {
       const ply = currentPly();
-      stepSeq += 1;
-      wanted = null; replay = null; liveSeq = stepSeq; // a position still on its way must not bring the replay back
-      ctx.emit("rewind", { to: ply });
+      const later = state.moves.length - ply;
+      page.confirm(`Continue from move ${ply}? The ${later === 1 ? "later move is" : `${later} later moves are`} discarded.`,
+        "Continue from here", () => {
+          stepSeq += 1;
+          wanted = null; replay = null; liveSeq = stepSeq; // a position still on its way must not bring it back
+          emit("rewind", { to: ply });
+        });
     });
 
     // -- match decisions ----------------------------------------------------------
-    const restart = () => { if (state.moves.length) ctx.emit("rewind", { to: 0 }); };
-    $("takeback").addEventListener("click", () => ctx.emit("takeback", {}));
+    // Nothing that discards moves happens on one click or key: it asks first, in a dialog that Esc cancels.
+    function restart() {
+      if (!state.moves.length || state.mode === "online" || !mySeats.length) return;
+      const n = state.moves.length;
+      page.confirm(`Restart the game? The ${n === 1 ? "move" : `${n} moves`} played so far will be lost.`, "Restart",
+        () => emit("rewind", { to: 0 }));
+    }
+    page.restart = restart;
+    $("takeback").addEventListener("click", () => emit("takeback", {}));
     $("restart").addEventListener("click", restart);
-    $("resign").addEventListener("click", () => ask("Resign this game?", [["Resign", () => ctx.emit("resign", {})], ["Keep playing", null]]));
+    $("resign").addEventListener("click", () => page.confirm("Resign this game? Your opponent wins.", "Resign",
+      () => emit("resign", {})));
     function offerRematch() {
-      ctx.emit("rematch", {}, (ack) => {
+      emit("rematch", {}, (ack) => {
         if (!ack.ok) return;
-        if (ack.match) { Tokens.set(ack.match, ack.token); window.location.href = `${embed ? "/embed/" : "/m/"}${ack.match}`; }
+        if (ack.match) { Tokens.set(ack.match, ack.token); page.go(ack.match); }
         else message("Rematch offered; waiting for the other players.");
       });
     }
+    page.offerRematch = offerRematch;
     $("rematch").addEventListener("click", offerRematch);
-    $("start-match").addEventListener("click", () => ctx.emit("start", {}));
-    if ($("copy-link")) {
-      $("copy-link").addEventListener("click", async () => {
-        const input = $("invite-link");
-        try { await navigator.clipboard.writeText(input.value); }
-        catch (e) { input.select(); document.execCommand("copy"); }
-        message("Link copied: send it to your opponent.");
-      });
+    $("start-match").addEventListener("click", () => emit("start", {}));
+    function newGame() {
+      const go = () => (Quadrille.newGame ? Quadrille.newGame(page) : (window.location.href = "/"));
+      if (state.outcome || !mySeats.length || !state.moves.length) return go();
+      page.confirm("Start a new game? This one stays saved under its address.", "New game", go);
     }
+    page.newGame = newGame;
+    $("new-game").addEventListener("click", newGame);
     if ($("fullscreen")) {
       $("fullscreen").addEventListener("click", () => {
         if (document.fullscreenElement) document.exitFullscreen();
@@ -299,53 +339,70 @@
       if (!file) return;
       try {
         const created = await window.QuadrilleFiles.importFile(file);
-        window.location.href = `${embed ? "/embed/" : "/m/"}${created.match}`;
+        page.go(created.match);
       } catch (error) {
         message(error.reason || "That file is not a saved match.", "error");
       }
     });
 
-    // -- dialogs and keys ------------------------------------------------------------
-    const dialog = $("dialog");
-    function ask(text, choices) {
-      $("dialog-text").textContent = text;
-      const actions = $("dialog-actions");
-      actions.innerHTML = "";
-      for (const [labelText, action] of choices) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = labelText;
-        b.addEventListener("click", () => { dialog.close(); if (action) action(); });
-        actions.appendChild(b);
-      }
-      if (!dialog.open) dialog.showModal();
+    function leave() {
+      if (embed) return;
+      const running = mySeats.length && !state.outcome && state.mode === "online" && state.started;
+      page.confirm(running
+        ? `Leave the game? The others will see that you left; after ${Math.round(state.disconnect_timeout)} s they may claim the game.`
+        : "Leave this match? It stays saved; you can come back with its address.", "Leave",
+      () => { window.location.href = "/"; }, "Stay");
     }
-    Quadrille.ask = ask;
 
+    // -- keys: one map for every game (the keys dialog lists it) ---------------------------------------------
     document.addEventListener("keydown", (event) => {
       if (event.target.closest && event.target.closest("input, select, textarea")) return;
-      if (dialog.open) return; // the dialog handles Escape itself
+      if (document.querySelector("dialog[open]")) return; // a dialog handles its own keys (Esc closes it)
       if (event.ctrlKey || event.metaKey || event.altKey) return;
       if (replay || wanted !== null) {
-        if (event.key === "ArrowLeft") stepTo(currentPly() - 1);
-        else if (event.key === "ArrowRight") stepTo(currentPly() + 1);
+        if (event.key === "ArrowLeft" || event.key === "[") stepTo(currentPly() - 1);
+        else if (event.key === "ArrowRight" || event.key === "]") stepTo(currentPly() + 1);
         else if (event.key === "Escape") stepTo(state.moves.length);
         else return;
         event.preventDefault();
         return;
       }
+      for (const p of parts) if (p.key && p.key(event)) { event.preventDefault(); return; }
       if (renderer && renderer.key && renderer.key(event)) { event.preventDefault(); return; }
-      if ((event.key === "p" || event.key === "P") && !$("pause").hidden) togglePause();
-      else if (event.key === "r" || event.key === "R") {
-        if (state.mode !== "online" && mySeats.length) restart();
-        else if (state.outcome && mySeats.length) offerRematch();
-      } else if (event.key === "Escape") {
-        if (!embed) ask("Leave this match? It stays saved; you can come back with its link.",
-          [["Leave", () => { window.location.href = "/"; }], ["Stay", null]]);
-      } else return;
+      const k = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+      if (k === "p" && !$("pause").hidden) togglePause();
+      else if (k === "r") {
+        if (state.outcome && mySeats.length && Quadrille.playAgain) Quadrille.playAgain(page);
+        else restart();
+      } else if (k === "n") newGame();
+      else if (k === "[") stepTo(currentPly() - 1);
+      else if (k === "]") stepTo(currentPly() + 1);
+      else if (k === "Escape") leave();
+      else return;
       event.preventDefault();
     });
 
+    // In an embed the board and its controls must fit the frame: a game whose board, bars and buttons are
+    // taller than the room left is scaled down as a whole (clicks and drags follow the transform).
+    function fit() {
+      if (!embed) return;
+      const area = $("board-area");
+      const content = area.firstElementChild;
+      if (!content) return;
+      content.style.transform = "";
+      const room = area.clientHeight;
+      const need = content.scrollHeight;
+      const scale = need > room + 1 ? Math.max(room / need, 0.3) : 1;
+      content.style.transformOrigin = "top center";
+      content.style.transform = scale < 1 ? `scale(${scale})` : "";
+      area.classList.toggle("scaled", scale < 1);
+    }
+    if (embed && window.ResizeObserver) new ResizeObserver(() => fit()).observe($("board-area"));
+    const drawn = render;
+    render = (previous) => { drawn(previous); if (embed) requestAnimationFrame(fit); };
+    page.render = render;
+
+    const parts = Object.values(Quadrille.parts).map((mount) => mount(page) || {});
     render();
   }
 })();

@@ -17,11 +17,25 @@
       const s = store();
       if (s) s.setItem("quadrille.token." + match, token);
     },
-    // What a new match's answer (POST /api/matches and the like) leaves for this browser to keep: its token.
-    // Every page that creates or joins a match calls this, so what a match needs kept is kept in one place.
+    // What a new match's answer (POST /api/matches and the like) leaves for this browser to keep: its token,
+    // and for its creator the invite link (with its secret), so that the waiting room can show it again after
+    // a reload. Every page that creates or joins a match calls this, so what a match needs kept is kept here.
     remember(created) {
       if (created && created.match && created.token) Tokens.set(created.match, created.token);
+      if (created && created.match && created.invite) Tokens.setInvite(created.match, created.invite);
     },
+    getInvite(match) {
+      const s = store();
+      return (s && s.getItem("quadrille.invite." + match)) || memory["invite." + match] || null;
+    },
+    setInvite(match, link) {
+      memory["invite." + match] = link;
+      const s = store();
+      if (s) s.setItem("quadrille.invite." + match, link);
+    },
+    // Whether tokens outlive this page: false in a frame whose storage the browser blocks (a third-party
+    // iframe where third-party storage is off), where a token lives in memory only.
+    persistent() { return !!store(); },
     getName() { const s = store(); return (s && s.getItem("quadrille.player")) || ""; },
     setName(name) { const s = store(); if (s) s.setItem("quadrille.player", name); },
   };

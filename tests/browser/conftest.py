@@ -35,8 +35,9 @@ def browser():
 @pytest.fixture(scope="module")
 def live_server(tmp_path_factory):
     # A short presence grace, so that a player who leaves counts as gone within a test's patience.
+    # A short disconnect timeout, so that a player who leaves may be claimed against within a test's patience.
     proc = ServerProcess(tmp_path_factory.mktemp("browser") / "browser.db", "gevent",
-                         settings={"PRESENCE_GRACE": 1.0}).start()
+                         settings={"PRESENCE_GRACE": 1.0, "DISCONNECT_TIMEOUT": 3.0}).start()
     yield proc
     proc.stop()
 
@@ -63,7 +64,8 @@ def new_context(browser):
         # Playwright's wait_for_function evaluates strings, which the site's CSP forbids: the tests' own
         # scripts bypass it. tests/browser/test_security_browser.py checks the pages under the real policy.
         kwargs.setdefault("bypass_csp", True)
-        context = browser.new_context(viewport={"width": 1100, "height": 800}, **kwargs)
+        kwargs.setdefault("viewport", {"width": 1100, "height": 800})
+        context = browser.new_context(**kwargs)
         context.set_default_timeout(15_000)
         contexts.append(context)
         return context
@@ -90,3 +92,56 @@ def wait_version(page, version):
 def wait_seats(page, seats):
     """Wait until the page knows it holds these seats ("1", "2", "1,2", or "" for a spectator)."""
     page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
+
+
+# -- the lobby ----------------------------------------------------------------------------------------------
+def lobby_start(page, server, game, mode, options=None, level=None, you=None, name=None, demo=False):
+    """Start a match from the lobby as a person does: the game's tile, one of its three ways to play (`online`:
+    play a friend, `ai`: the computer, `local`: this screen), the new-game dialog's options (opened under
+    "Change the options"), then Start (or, with `demo`, the computer against itself). Waits for the match page."""
+    page.goto(server.url + "/")
+    page.click(f"#game-{game} [data-mode={'ai' if demo else mode}]")
+    form = f"#setup-{game}"
+    page.wait_for_selector(f"{form}:not([hidden])")
+    if name is not None:
+        page.fill(f"{form} input[name=player]", name)
+    if options:
+        page.click(f"{form} .more-options summary")
+        for key, value in options.items():
+            field = f"{form} .more-options [name={key}]"
+            if page.eval_on_selector(field, "e => e.tagName") == "SELECT":
+                page.select_option(field, str(value))
+            else:
+                page.fill(field, str(value))
+    if level is not None:
+        page.select_option(f"{form} select[name=ai-level]", str(level))
+    if you is not None:
+        page.check(f"{form} input[name=ai-you][value='{you}']")
+    page.click(f"{form} [data-demo]" if demo else f"{form} button.start")
+    page.wait_for_url("**/m/**")
+
+
+def join_by_invite(page, invite, name=None, seat=None):
+    """A friend opens the invite link, is asked for a name (prefilled with the one this browser remembers),
+    and takes the seat."""
+    page.goto(invite)
+    page.wait_for_selector("#join[open]")
+    if name is not None:
+        page.fill("#join-name", name)
+    elif not page.input_value("#join-name"):
+        page.fill("#join-name", "Friend")
+    page.click("#join-go")
+    if seat is not None:
+        wait_seats(page, str(seat))
+
+
+def confirm(page, button_text):
+    """Answer the page's confirmation dialog (restart, continue from here, leave, resign…) with this button."""
+    page.wait_for_selector("#dialog[open]")
+    page.click(f"#dialog-actions button:text-is('{button_text}')")
+    page.wait_for_selector("#dialog:not([open])", state="attached")
+
+
+def result_title(page) -> str:
+    page.wait_for_selector("#result:not([hidden])")
+    return page.inner_text("#result-title")

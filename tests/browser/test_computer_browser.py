@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.browser.conftest import wait_version
+from tests.browser.conftest import lobby_start, result_title, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -15,11 +15,7 @@ def version(page) -> int:
 
 def test_a_game_against_the_computer_from_the_lobby(live_server, new_context, shoot):
     page = new_context().new_page()
-    page.goto(live_server.url + "/")
-    page.fill("#game-trails input[name=size]", "7")
-    page.select_option("#game-trails select[name=ai-level]", "1")
-    page.click("#game-trails button[value=ai]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, live_server, "trails", "ai", options={"size": 7}, level=1)
     page.wait_for_function("document.getElementById('match').dataset.seats === '1'")
     assert "computer (1)" in page.inner_text("#seats")
     match = page.locator("#match").get_attribute("data-match")
@@ -33,7 +29,7 @@ def test_a_game_against_the_computer_from_the_lobby(live_server, new_context, sh
                                  "right": "ArrowRight"}[state["legal"][0]])
         page.wait_for_function("v => Number(document.getElementById('match').dataset.version) > v",
                                arg=state["version"])
-    page.wait_for_selector("#result:not([hidden])")
+    assert result_title(page) in ("You won", "You lost")
     shoot(page, "finished")
     page.click("#takeback")  # against the computer, a take-back also undoes its reply
     page.wait_for_function("document.getElementById('match').dataset.turn === '1'")
@@ -41,10 +37,7 @@ def test_a_game_against_the_computer_from_the_lobby(live_server, new_context, sh
 
 def test_a_demo_plays_itself_and_pauses(live_server, new_context, shoot):
     page = new_context().new_page()
-    page.goto(live_server.url + "/")
-    page.fill("#game-trails input[name=size]", "9")
-    page.click("#game-trails button[value=demo]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, live_server, "trails", "ai", options={"size": 9}, demo=True)
     page.wait_for_function("Number(document.getElementById('match').dataset.version) >= 2")
     page.keyboard.press("p")
     page.wait_for_function("document.getElementById('pause').textContent.startsWith('Resume')")
@@ -60,7 +53,8 @@ def test_a_demo_plays_itself_and_pauses(live_server, new_context, shoot):
 def test_a_player_hands_an_absent_opponents_seat_to_the_computer(live_server, new_context):
     ann = new_context().new_page()
     created = requests.post(f"{live_server.url}/api/matches", json={"game": "trails", "mode": "online"}).json()
-    requests.post(f"{live_server.url}/api/matches/{created['match']}/seats", json={})  # a friend who left
+    requests.post(f"{live_server.url}/api/matches/{created['match']}/seats",
+                  json={"invite": created["invite_secret"]})  # a friend who left
     ann.goto(f"{live_server.url}/m/{created['match']}")
     ann.evaluate(f"window.QuadrilleTokens.set({created['match']!r}, {created['token']!r})")
     ann.reload()

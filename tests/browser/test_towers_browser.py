@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+from tests.browser.conftest import api_state, join_by_invite, lobby_start, match_id, result_title, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -95,15 +95,9 @@ class Game:
 
 def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_turn(live_server, new_context, shoot):
     ann, bob = new_context().new_page(), new_context().new_page()
-    ann.goto(live_server.url + "/")
-    ann.fill("#player-name", "Ann")
-    ann.dispatch_event("#player-name", "change")
-    ann.fill("#game-towers input[name=size]", "5")
-    ann.click("#game-towers button[value=online]")
-    ann.wait_for_url("**/m/**")
+    lobby_start(ann, live_server, "towers", "online", name="Ann", options={"size": 5})
     wait_seats(ann, "1")
-    bob.goto(ann.input_value("#invite-link"))
-    wait_seats(bob, "2")  # the invite link gives the second visitor seat 2
+    join_by_invite(bob, ann.input_value("#invite-link"), "Bob", 2)  # the invite link gives the friend seat 2
     ann.wait_for_selector("#seats li.seat-2.online")  # Ann sees Bob arrive (presence comes a moment later)
     assert "Blue: Ann (you)" in ann.inner_text("#seats") and "Red:" in bob.inner_text("#seats")
     game = Game(live_server, {1: ann, 2: bob})
@@ -160,8 +154,9 @@ def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_tur
     game.drag("m2,1>2,0:1", (2, 1), (2, 0))
     assert game.state["outcome"]["winners"] == [1]
     for page in (ann, bob):
-        page.wait_for_selector("#result:not([hidden])")
-        assert "Blue wins" in page.inner_text("#result")
+        assert result_title(page) == ("You won" if page is ann else "You lost")
+        assert "Red's master was captured" in page.inner_text("#result-reason")
+        page.click("#look")  # close the result to look at the board
         assert page.locator(".tw-board .cell.green").count() == 0
         assert page.is_disabled("#tw-end") and page.is_disabled("#tw-import") and page.is_disabled("#tw-undo")
     assert ann.locator("#tw-bar-1.winner").count() == 1
@@ -177,10 +172,7 @@ def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_tur
 
 
 def start_local(page, server, size):
-    page.goto(server.url + "/")
-    page.fill("#game-towers input[name=size]", str(size))
-    page.click("#game-towers button[value=local]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, server, "towers", "local", options={"size": size})
     wait_seats(page, "1,2")
     return Game(server, {1: page, 2: page})
 

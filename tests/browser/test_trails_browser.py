@@ -9,7 +9,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+from tests.browser.conftest import api_state, confirm, join_by_invite, lobby_start, match_id, result_title, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -33,14 +33,8 @@ def play_by_click(page, state, move):
 
 
 def start_from_lobby(page, server, button, size=None, name=None):
-    page.goto(server.url + "/")
-    if name:
-        page.fill("#player-name", name)
-        page.dispatch_event("#player-name", "change")
-    if size:
-        page.fill("#game-trails input[name=size]", str(size))
-    page.click(f"#game-trails button[value={button}]")
-    page.wait_for_url("**/m/**")
+    lobby_start(page, server, "trails", button, options={"size": size} if size else None,
+                name=name if button == "online" else None)
 
 
 def test_two_friends_play_a_whole_game_by_link_while_a_third_watches(live_server, new_context, shoot):
@@ -48,15 +42,14 @@ def test_two_friends_play_a_whole_game_by_link_while_a_third_watches(live_server
     start_from_lobby(ann, live_server, "online", size=7, name="Ann")
     wait_seats(ann, "1")
     invite = ann.input_value("#invite-link")
-    assert invite.endswith("/m/" + match_id(ann))
+    assert invite.startswith(f"{live_server.url}/m/{match_id(ann)}#join=")
 
-    bob.goto(invite)
-    wait_seats(bob, "2")  # the first visitor of the link takes the free seat
-    cat.goto(invite)
-    cat.wait_for_function("document.getElementById('status').textContent.includes('You are watching')")
-    ann.wait_for_function("document.getElementById('presence').textContent.includes('1 watching')")
+    join_by_invite(bob, invite, None, 2)  # the friend takes the free seat (named "Friend" by the helper)
+    cat.goto(invite)  # a later visitor of the link watches: no seat is free
+    cat.wait_for_function("document.getElementById('presence').textContent.includes('You are watching')")
+    ann.wait_for_function("document.getElementById('presence').textContent.includes('1 person watching')")
     assert "Blue: Ann (you)" in ann.inner_text("#seats")
-    assert "Red: Player 2 (you)" in bob.inner_text("#seats")
+    assert "Red: Friend (you)" in bob.inner_text("#seats")
     shoot(ann, "start")
 
     match = match_id(ann)
@@ -84,9 +77,11 @@ def test_two_friends_play_a_whole_game_by_link_while_a_third_watches(live_server
         if ply == 4:
             shoot(cat, "spectator-mid-game")
 
-    for p in (ann, bob, cat):
-        p.wait_for_selector("#result:not([hidden])")
-        assert "wins" in p.inner_text("#result")
+    winner = state["outcome"]["winners"][0]
+    for p, seat in ((ann, 1), (bob, 2)):
+        assert result_title(p) == ("You won" if seat == winner else "You lost")
+    assert result_title(cat) == ("Blue wins" if winner == 1 else "Red wins")
+    cat.click("#look")  # close the result to look at the board
     # The spectator's board matches the server's final position cell by cell.
     final = state["view"]["cells"]
     classes = cat.eval_on_selector_all(".trails-board .cell", "cells => cells.map(c => c.className)")
@@ -148,6 +143,7 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     page.wait_for_function("document.getElementById('ply-label').textContent === 'move 2 of 4'")
     shoot(page, "replaying")
     page.click("#continue-here")
+    confirm(page, "Continue from here")  # it discards later moves: it asks first
     wait_version(page, 7)
     assert api_state(live_server, match)["moves"] == ["right", "up"]
     page.keyboard.press("ArrowRight")
@@ -166,7 +162,13 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     wait_seats(page, "1,2")
     imported = api_state(live_server, match_id(page))
     assert imported["moves"] == record["moves"] and imported["match"] != match
-    page.keyboard.press("r")  # R restarts a local game
+    page.keyboard.press("r")  # R restarts a local game, once the player says so
+    page.wait_for_selector("#dialog[open]")
+    page.keyboard.press("Escape")  # Esc cancels: nothing lost
+    page.wait_for_selector("#dialog:not([open])", state="attached")
+    assert api_state(live_server, match_id(page))["moves"] == record["moves"]
+    page.keyboard.press("r")
+    confirm(page, "Restart")
     page.wait_for_function("document.querySelectorAll('#move-list li').length === 0")
     shoot(page, "imported-and-restarted")
 
@@ -180,8 +182,9 @@ def test_two_players_meet_by_match_name(live_server, new_context):
     first, second = new_context().new_page(), new_context().new_page()
     for page in (first, second):
         page.goto(live_server.url + "/")
-        page.fill("#game-trails input[name=match-name]", "Sunday Duel")
-        page.click("#game-trails button[value=by-name]")
+        page.fill("#match-name", "Sunday Duel")
+        page.select_option("#by-name-game", "trails")
+        page.click("#by-name button[type=submit]")
         page.wait_for_url("**/m/**")
     wait_seats(first, "1")
     wait_seats(second, "2")
@@ -197,6 +200,7 @@ class QuietHandler(SimpleHTTPRequestHandler):
 
 def test_an_iframe_on_another_site_embeds_a_match_and_a_new_game(live_server, new_context, shoot, tmp_path):
     created = requests.post(f"{live_server.url}/api/matches", json={"game": "trails", "mode": "online"}).json()
+    requests.post(f"{live_server.url}/api/matches/{created['match']}/seats", json={"invite": created["invite_secret"]})
     (tmp_path / "index.html").write_text(f"""<!doctype html><title>A game portal</title>
         <h1>Someone else's site</h1>
         <iframe id="watch" name="watch" src="{live_server.url}/embed/{created['match']}" width="500" height="560"></iframe>

@@ -14,6 +14,7 @@ from quadrille import create_app
 from quadrille.computer import ComputerPlayers
 from quadrille.computer.quota import MatchQuota
 from quadrille.errors import ServiceError
+from tests.conftest import stored_matches
 from quadrille.infra.storage import Storage
 from quadrille.matches import MatchService
 from tests.conftest import wait_until
@@ -225,12 +226,12 @@ def test_a_persons_reply_does_not_wait_for_a_demos_level_3_search(service, watch
 def test_the_cap_refuses_a_match_over_it_and_creates_nothing(service):
     for _ in range(2):
         service.create("trails", None, "ai", ai={"seats": [2], "level": 1}, owner="10.0.0.1")
-    before = service.recent()
+    before = stored_matches(service.storage)
     with pytest.raises(ServiceError) as refused:
         service.create("trails", None, "ai", ai={"seats": [1, 2], "level": 1}, owner="10.0.0.1")
     assert refused.value.status == 429 and refused.value.error == "rate-limited"
     assert "2 games against the computer" in refused.value.reason
-    assert service.recent() == before
+    assert stored_matches(service.storage) == before
     service.create("trails", None, "ai", ai={"seats": [2], "level": 1}, owner="10.0.0.2")  # another address
     service.create("trails", None, "online", owner="10.0.0.1")  # no computer: not counted
     service.create("trails", None, "ai", ai={"seats": [2], "level": 1})  # no owner (the service's own callers)
@@ -245,7 +246,7 @@ def test_starting_and_handing_over_count_against_the_cap(service):
     assert refused.value.error == "rate-limited"
     assert service.state(waiting["match"])["started"] is False
     online = service.create("trails", None, "online", owner="10.0.0.1")
-    service.claim(online["match"])
+    service.claim(online["match"], invite=online["invite_secret"])
     service.presence.grace = 0.0  # the friend who claimed seat 2 has been gone for longer than the grace
     time.sleep(0.01)
     with pytest.raises(ServiceError) as refused:

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from quadrille import create_app
+from tests.conftest import stored_matches
 
 
 @pytest.fixture
@@ -39,19 +40,26 @@ def test_games_lists_names_titles_seats_and_options(client):
 
 def test_create_returns_match_seat_token_url_and_invite(client):
     created = new_match(client, options={"size": 9})
-    assert set(created) >= {"match", "seat", "token", "url", "invite"}
+    assert set(created) >= {"match", "seat", "token", "url", "invite", "invite_secret", "visibility"}
     assert created["url"].endswith(f"/m/{created['match']}") and created["token"] not in created["invite"]
+    assert created["invite"] == f"{created['url']}#join={created['invite_secret']}"
     state = client.get(f"/api/matches/{created['match']}").get_json()
-    assert set(state) >= {"match", "game", "options", "version", "turn", "legal", "view", "moves", "outcome", "seats"}
-    assert state["outcome"] is None and state["legal"] == ["down", "right"]
+    assert set(state) >= {"match", "game", "options", "version", "turn", "legal", "view", "moves", "outcome", "seats",
+                          "seat_names", "draws", "visibility", "started", "away", "abortable", "declined"}
+    assert state["outcome"] is None and state["legal"] == [] and state["started"] is False  # waiting for a friend
+    assert created["invite_secret"] not in json.dumps(state)
+    assert new_match(client, mode="local")["invite"] is None
 
 
 def test_a_whole_exchange_over_http(client):
     created = new_match(client)
     match = created["match"]
-    seat = client.post(f"/api/matches/{match}/seats")
+    stranger = client.post(f"/api/matches/{match}/seats", json={"invite": "guessed"})
+    assert stranger.status_code == 403 and stranger.json["error"] == "invite-required" and stranger.json["reason"]
+    assert client.post(f"/api/matches/{match}/seats").status_code == 403
+    seat = client.post(f"/api/matches/{match}/seats", json={"invite": created["invite_secret"]})
     assert seat.status_code == 201 and seat.json["seat"] == 2
-    assert client.post(f"/api/matches/{match}/seats").status_code == 409
+    assert client.post(f"/api/matches/{match}/seats", json={"invite": created["invite_secret"]}).status_code == 409
     ok = client.post(f"/api/matches/{match}/moves", json={"move": "down", "version": 0}, headers=auth(created["token"]))
     assert ok.status_code == 200 and ok.json["version"] == 1 and ok.json["turn"] == 2
     checks = [
@@ -84,11 +92,11 @@ def test_a_whole_exchange_over_http(client):
     ("/api/matches/import", json.dumps({"game": "trails", "moves": [1, 2]})),
     ("/api/games/trails/check", json.dumps({"options": {"towers": 13}})),
 ])
-def test_bad_bodies_get_a_clear_400(client, path, body):
+def test_bad_bodies_get_a_clear_400(app, client, path, body):
     response = client.post(path, data=body, content_type="application/json")
     assert response.status_code == 400
     assert set(response.json) >= {"error", "reason"} and response.json["reason"]
-    assert client.get("/api/matches/recent").json == []
+    assert stored_matches(app.extensions["quadrille.storage"]) == 0
 
 
 def test_bad_moves_payloads_change_nothing(client):
@@ -141,8 +149,10 @@ def test_pages_render(client):
     assert client.get(f"/embed/{created['match']}").status_code == 200
     assert client.get("/m/missing").status_code == 404
     fresh = client.get("/embed/new/trails?size=5&towers=1").get_data(as_text=True)
-    assert 'id="initial-token"' in fresh and 'data-size="5"' in fresh
+    assert 'id="embed-launch"' in fresh and '"size": 5' in fresh  # the frame's script opens or makes the game
+    assert stored_matches(client.application.extensions["quadrille.storage"]) == 1  # a page view makes none
     assert client.get("/embed/new/trails?size=99").status_code == 400
+    assert client.get("/embed/new/towers?size=20").status_code == 400  # beyond what the server offers
     assert client.get("/embed/new/chess").status_code == 404
 
 
@@ -163,3 +173,28 @@ def test_a_games_own_save_file_imports_and_exports(client):
         assert refused.status_code == 400 and refused.json["error"] == "bad-record" and refused.json["reason"]
     assert client.get(f"{url}/export/pgn").status_code == 404
     assert client.get("/api/matches/nothere/export/ltc").status_code == 404
+
+
+def test_invites_visibility_and_offers_over_http(client):
+    created = new_match(client, visibility="open")
+    match = created["match"]
+    assert [m["id"] for m in client.get("/api/matches/recent").json] == [match]
+    friend = client.post(f"/api/matches/{match}/seats", json={"player": "Bo"})  # an open seek: no secret
+    assert friend.status_code == 201
+    url = f"/api/matches/{match}"
+    client.post(f"{url}/moves", json={"move": "right"}, headers=auth(created["token"]))
+    offered = client.post(f"{url}/offer", json={"offer": "takeback"}, headers=auth(created["token"]))
+    assert offered.status_code == 200 and offered.json["offers"] == {"takeback": [1]}
+    own = client.post(f"{url}/accept", json={"offer": "takeback"}, headers=auth(created["token"]))
+    assert own.status_code == 409 and own.json["error"] == "own-offer"
+    accepted = client.post(f"{url}/accept", json={"offer": "takeback"}, headers=auth(friend.json["token"]))
+    assert accepted.json["moves"] == [] and accepted.json["turn"] == 1
+    early = client.post(f"{url}/timeout", json={"result": "win"}, headers=auth(created["token"]))
+    assert early.status_code == 409 and early.json["error"] in ("player-present", "too-early")
+    aborted = client.post(f"{url}/abort", headers=auth(friend.json["token"]))
+    assert aborted.json["outcome"]["reason"] == "aborted"
+    private = new_match(client)
+    assert [m["id"] for m in client.get("/api/matches/recent").json] == [match]  # private: never listed
+    refused = client.post("/api/matches", json={"game": "trails", "mode": "local", "visibility": "public"})
+    assert refused.status_code == 400 and refused.json["error"] == "bad-visibility"
+    assert client.get(f"/api/matches/{private['match']}", headers=auth(private["token"])).status_code == 200

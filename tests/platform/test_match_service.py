@@ -7,6 +7,7 @@ import threading
 import pytest
 
 from quadrille.errors import ServiceError
+from tests.conftest import stored_matches
 from quadrille.matches import MatchService
 from quadrille.infra.storage import Storage
 
@@ -25,6 +26,11 @@ def service(db):
     svc.storage.close()
 
 
+def join(service, created, **kwargs) -> dict:
+    """A friend takes a free seat through the invite link (its secret)."""
+    return service.claim(created["match"], invite=created["invite_secret"], **kwargs)
+
+
 def error_of(call, *args, **kwargs) -> ServiceError:
     with pytest.raises(ServiceError) as info:
         call(*args, **kwargs)
@@ -36,38 +42,43 @@ def test_new_online_match_gives_the_creator_seat_one_and_a_strong_token(service)
     assert created["seat"] == 1 and created["seats"] == [1]
     assert len(created["token"]) >= 32  # 24 random bytes, url-safe: 192 bits
     state = service.state(created["match"])
-    assert state["version"] == 0 and state["turn"] == 1 and state["moves"] == []
+    assert state["version"] == 0 and state["turn"] is None and state["moves"] == []  # waiting for the friend
+    assert state["started"] is False and state["visibility"] == "private"
     assert state["options"] == {"size": 7, "towers": 3, "distance": 1}
     assert [s["taken"] for s in state["seats"]] == [True, False]
-    assert "token" not in str(state["seats"])
+    assert "token" not in str(state["seats"]) and created["invite_secret"] not in str(state)
 
 
 def test_only_a_hash_of_the_token_is_stored(service, db):
     created = service.create("trails", None, "online")
-    claimed = service.claim(created["match"])
+    claimed = join(service, created)
     raw = open(db, "rb").read() + open(db + "-wal", "rb").read()
-    for token in (created["token"], claimed["token"]):
+    for token in (created["token"], claimed["token"], created["invite_secret"]):
         assert token.encode() not in raw
     hashes = [row[0] for row in sqlite3.connect(db).execute("select token_hash from seats")]
     assert all(h is None or len(h) == 64 for h in hashes)
 
 
 def test_claiming_takes_the_first_free_seat_then_refuses(service):
-    match = service.create("trails", None, "online")["match"]
-    assert service.claim(match, player="Ann")["seat"] == 2
-    assert error_of(service.claim, match).error == "no-free-seat"
+    created = service.create("trails", None, "online")
+    match = created["match"]
+    assert join(service, created, player="Ann")["seat"] == 2
+    assert error_of(join, service, created).error == "no-free-seat"
     state = service.state(match)
     assert state["version"] == 0  # claiming a seat is not a move
+    assert state["started"] and state["turn"] == 1  # the last seat taken: the game begins
     assert state["seats"][1]["name"] == "Ann"
 
 
 def test_a_move_is_checked_for_token_turn_version_and_legality(service):
     created = service.create("trails", None, "online")
     match, token = created["match"], created["token"]
-    second = service.claim(match)["token"]
+    assert error_of(service.play, match, token, "right").error == "not-started"  # nobody to play against yet
+    second = join(service, created)["token"]
     assert error_of(service.play, match, "not-a-token", "right").status == 401
     assert error_of(service.play, match, None, "right").error == "unauthorized"
-    assert error_of(service.play, match, second, "right").error == "not-your-turn"
+    refused = error_of(service.play, match, second, "right")
+    assert refused.error == "not-your-turn" and refused.reason == "It is Blue's turn, not yours."
     illegal = error_of(service.play, match, token, "up")
     assert (illegal.status, illegal.error) == (400, "illegal-move") and illegal.reason
     assert error_of(service.play, match, token, "sideways").error == "illegal-move"
@@ -131,7 +142,7 @@ def test_local_takeback_and_rewind_continue_from_an_earlier_move(service):
 
 def test_online_games_refuse_rewinds_and_take_backs_once_the_turn_passed(service):
     created = service.create("trails", None, "online")
-    other = service.claim(created["match"])
+    other = join(service, created)
     service.play(created["match"], created["token"], "right")
     assert error_of(service.takeback, created["match"], created["token"]).error == "not-allowed"
     assert error_of(service.takeback, created["match"], other["token"]).error == "not-allowed"
@@ -192,7 +203,7 @@ def test_record_export_and_import_continue_the_game(service):
 ])
 def test_corrupt_records_are_refused(service, record, word):
     assert error_of(service.import_record, record).error == word
-    assert service.recent() == []
+    assert stored_matches(service.storage) == 0
 
 
 def test_by_name_first_creates_second_joins_third_watches(service):
@@ -218,7 +229,7 @@ def test_a_finished_matchs_name_starts_a_new_match(service):
 def test_resign_and_rematch_by_consent(service):
     created = service.create("trails", None, "online")
     match = created["match"]
-    other = service.claim(match)
+    other = join(service, created)
     assert error_of(service.resign, match, "nobody").status == 401
     assert error_of(service.rematch, match, other["token"]).error == "game-not-over"
     state = service.resign(match, other["token"])
@@ -242,6 +253,7 @@ def test_resign_and_rematch_by_consent(service):
     fresh = service.state(new)
     assert [s["taken"] for s in fresh["seats"]] == [True, True]  # no free seat for a stranger to take
     assert error_of(service.claim, new).error == "no-free-seat"
+    assert fresh["visibility"] == "private" and fresh["started"]
     assert error_of(service.play, new, created["token"], "right").error == "not-your-turn"
     assert service.play(new, other["token"], "right")["version"] == 1  # the old seat 2 moves first now
 
@@ -249,13 +261,13 @@ def test_resign_and_rematch_by_consent(service):
 def test_a_declined_rematch_cannot_be_offered_again(service):
     created = service.create("trails", None, "online")
     match = created["match"]
-    other = service.claim(match)
+    other = join(service, created)
     service.resign(match, created["token"])
     service.rematch(match, created["token"])
     state = service.decline(match, other["token"])
     assert state["offers"] == {} and state["rematch"] is None
     assert error_of(service.rematch, match, created["token"]).error == "offer-declined"
-    assert error_of(service.decline, match, other["token"], "draw").error == "bad-offer"
+    assert error_of(service.decline, match, other["token"], "chess").error == "bad-offer"
 
 
 def test_a_rematch_against_the_computer_swaps_sides_at_once(service):
@@ -346,14 +358,15 @@ def test_an_online_gamma_match_waits_for_its_creator_and_leaves_out_free_seats(s
     assert state["started"] is False and state["turn"] is None and state["players"] == 4
     assert error_of(service.play, match, created["token"], "0,0").error == "not-started"
     assert error_of(service.start, match, created["token"]).error == "not-enough-players"  # alone: not yet
-    second = service.claim(match)
-    third = service.claim(match, player="Cy")
+    assert error_of(service.claim, match).error == "invite-required"
+    second = join(service, created)
+    third = join(service, created, player="Cy")
     assert (second["seat"], third["seat"]) == (2, 3)
     assert error_of(service.start, match, second["token"]).error == "not-allowed"  # only the creator starts
     state = service.start(match, created["token"])
     assert state["started"] and state["players"] == 3 and state["options"]["players"] == 3
     assert [s["seat"] for s in state["seats"]] == [1, 2, 3] and state["turn"] == 1
-    assert error_of(service.claim, match).error == "no-free-seat"  # latecomers watch
+    assert error_of(join, service, created).error == "no-free-seat"  # latecomers watch
     assert error_of(service.start, match, created["token"]).error == "already-started"
     service.play(match, created["token"], "0,0")
     service.play(match, second["token"], "4,3")
@@ -370,7 +383,7 @@ def test_a_match_that_reaches_its_games_move_limit_is_a_draw(service):
     too_long = error_of(service.import_record, {"game": "gamma", "options": {"width": 2, "height": 2},
                                                 "moves": ["skip"] * (limit + 1)})
     assert too_long.error == "bad-record" and f"at most {limit}" in too_long.reason
-    assert service.recent() == []
+    assert stored_matches(service.storage) == 0
     created = service.import_record({"game": "gamma", "options": {"width": 2, "height": 2},
                                      "moves": ["skip"] * (limit - 1)})
     state = service.play(created["match"], created["token"], "skip")  # the last move a match may hold

@@ -28,11 +28,14 @@ def test_watch_move_and_broadcast(app):
     player, friend, watcher = connect(app), connect(app), connect(app)
     ack = player.emit("watch", {"match": match, "token": created["token"]}, callback=True)
     assert ack["ok"] and ack["you"]["seats"] == [1] and ack["state"]["version"] == 0
-    claimed = friend.emit("claim", {"match": match, "player": "Bo"}, callback=True)
+    refused = friend.emit("claim", {"match": match, "player": "Bo", "invite": "forged"}, callback=True)
+    assert refused["ok"] is False and refused["error"] == "invite-required" and refused["reason"]
+    claimed = friend.emit("claim", {"match": match, "player": "Bo", "invite": created["invite_secret"]}, callback=True)
     assert claimed["ok"] and claimed["seat"] == 2
     assert friend.emit("watch", {"match": match, "token": claimed["token"]}, callback=True)["you"]["seats"] == [2]
     seen = watcher.emit("watch", {"match": match}, callback=True)
-    assert seen["you"]["seats"] == [] and seen["presence"] == {"match": match, "online": [1, 2], "spectators": 1}
+    assert seen["you"]["seats"] == [] and seen["presence"] == {"match": match, "online": [1, 2], "spectators": 1,
+                                                               "away": []}
     for client in (player, friend, watcher):
         client.get_received()
 
@@ -74,7 +77,7 @@ def test_a_watcher_leaving_updates_presence(app):
         seen.extend(m["args"][0] for m in player.get_received() if m["name"] == "presence")
         return bool(seen)
     wait_until(announced, timeout=5, what="a presence announcement")
-    assert seen[-1] == {"match": created["match"], "online": [1], "spectators": 0}
+    assert seen[-1] == {"match": created["match"], "online": [1], "spectators": 0, "away": []}
 
 
 def test_local_decisions_and_positions_over_sockets(app):
@@ -89,3 +92,51 @@ def test_local_decisions_and_positions_over_sockets(app):
     position = client.emit("position", {"match": created["match"], "ply": 0}, callback=True)
     assert position["ok"] and position["view"]["heads"] == [[0, 0], [10, 10]]
     assert states(client)[-1]["moves"] == ["right"]
+
+
+def test_offers_abort_and_timeout_claims_over_sockets(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "life.db"), "PRESENCE_INTERVAL": 0.01, "DISCONNECT_TIMEOUT": 0.2})
+    try:
+        created = app.extensions["quadrille"].create("towers", None, "online")
+        ann, bob = connect(app), connect(app)
+        a = {"match": created["match"], "token": created["token"]}
+        ann.emit("watch", a, callback=True)
+        claimed = bob.emit("claim", {"match": created["match"], "invite": created["invite_secret"]}, callback=True)
+        b = {"match": created["match"], "token": claimed["token"]}
+        assert bob.emit("watch", b, callback=True)["state"]["started"]
+        assert bob.emit("offer", {**b, "offer": "draw"}, callback=True)["error"] == "not-your-turn"
+        assert ann.emit("offer", {**a, "offer": "draw"}, callback=True) == {"ok": True, "version": 1}
+        assert ann.emit("accept", {**a, "offer": "draw"}, callback=True)["error"] == "own-offer"
+        assert bob.emit("decline", {**b, "offer": "draw"}, callback=True) == {"ok": True, "version": 2}
+        assert ann.emit("offer", {**a, "offer": "draw"}, callback=True)["error"] == "offer-declined"
+        assert ann.emit("move", {**a, "move": "end"}, callback=True)["ok"]
+        assert bob.emit("abort", b, callback=True)["ok"]  # Bob has not moved: he may still abort
+        state = app.extensions["quadrille"].state(created["match"])
+        assert state["outcome"]["reason"] == "aborted"
+        assert ann.emit("timeout", a, callback=True)["error"] == "game-over"
+    finally:
+        app.extensions["quadrille.storage"].close()
+
+
+def test_a_player_who_leaves_is_announced_and_claimable_after_the_timeout(tmp_path):
+    app = create_app({"DATABASE": str(tmp_path / "away.db"), "PRESENCE_INTERVAL": 0.01, "DISCONNECT_TIMEOUT": 0.3})
+    try:
+        created = app.extensions["quadrille"].create("trails", None, "online")
+        ann, bob = connect(app), connect(app)
+        a = {"match": created["match"], "token": created["token"]}
+        ann.emit("watch", a, callback=True)
+        claimed = bob.emit("claim", {"match": created["match"], "invite": created["invite_secret"]}, callback=True)
+        bob.emit("watch", {"match": created["match"], "token": claimed["token"]}, callback=True)
+        ann.get_received()
+        bob.disconnect()
+        heard = []
+
+        def claimable():  # the server's timer tells the room, without anyone asking
+            heard.extend(m["args"][0] for m in ann.get_received() if m["name"] in ("presence", "state"))
+            return any(entry["claimable_in"] == 0 for payload in heard for entry in payload.get("away", []))
+        wait_until(claimable, timeout=5, what="the room to hear that Red may be claimed against")
+        assert heard[0]["away"][0]["seat"] == 2  # "Red left the game", at once
+        state = app.extensions["quadrille"].claim_timeout(created["match"], created["token"])
+        assert state["outcome"]["winners"] == [1] and state["outcome"]["reason"] == "abandoned"
+    finally:
+        app.extensions["quadrille.storage"].close()

@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002", "0003"]
+REVISIONS = ["0001", "0002", "0003", "0004"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """
@@ -89,14 +89,20 @@ def test_a_database_of_the_first_release_is_upgraded_in_place(release_copy):
     assert revision_of(release_copy) == [(REVISIONS[-1],)]
     with storage.engine.connect() as conn:  # the upgraded schema is the head's
         assert compare_metadata(MigrationContext.configure(conn, opts={"compare_type": True}), metadata) == []
-    assert storage.recent_matches(100) == recent and len(recent) == 8
-    assert storage.recent_matches(3) == recent[:3]
+    assert len(recent) == 8 and storage.recent_matches(100) == []  # nobody chose to show them: private
     loaded = storage.load_match(recent[1]["id"])
-    assert len(loaded.events) == recent[1]["version"] > 0 and loaded.seats
+    assert len(loaded.events) == recent[1]["version"] > 0 and loaded.seats and loaded.visibility == "private"
     storage.close()
     for table, old in before.items():
-        columns = ", ".join(c.name for c in metadata.tables[table].columns if c.name not in ("version", "updated"))
+        added = ("version", "updated", "visibility", "listed")
+        columns = ", ".join(c.name for c in metadata.tables[table].columns if c.name not in added)
         assert rows(release_copy, table, columns) == old, table
+    assert set(rows(release_copy, "matches", "visibility, listed")) == {("private", 0)}
+    # the summary columns (0002) made the release's recent list from the events, as it was
+    with connect(release_copy) as conn:
+        listed = [dict(zip(("id", "game", "mode", "name", "created", "version"), r)) for r in conn.execute(
+            "SELECT id, game, mode, name, created, version FROM matches ORDER BY updated DESC")]
+    assert listed == recent
     # the summary columns were filled in from the events
     events = before["events"]
     for match_id, created, version, updated in rows(release_copy, "matches", "id, created, version, updated"):
@@ -129,11 +135,15 @@ def test_a_database_newer_than_the_code_is_refused(tmp_path):
 def test_events_keep_the_summary_and_the_recent_list_follows_activity(tmp_path):
     storage = Storage.sqlite(str(tmp_path / "recent.db"))
     for i, created in enumerate((10.0, 20.0, 30.0)):
-        storage.create_match(MatchRow(id=f"m{i}", game="trails", options={}, mode="local", created=created))
-    storage.create_match(MatchRow(id="imported", game="trails", options={}, mode="local", created=40.0,
+        storage.create_match(MatchRow(id=f"m{i}", game="trails", options={}, mode="online", created=created,
+                                      visibility=("public", "open", "public")[i]))
+    storage.create_match(MatchRow(id="imported", game="trails", options={}, mode="online", created=40.0,
+                                  visibility="public",
                                   events=[EventRow(1, "move", {"move": "right"}, None, 40.0),
                                           EventRow(2, "move", {"move": "up"}, None, 40.0)]))
-    assert [m["id"] for m in storage.recent_matches()] == ["imported", "m2", "m1", "m0"]
+    storage.create_match(MatchRow(id="secret", game="trails", options={}, mode="online", created=41.0))
+    storage.create_match(MatchRow(id="hotseat", game="trails", options={}, mode="local", created=42.0))
+    assert [m["id"] for m in storage.recent_matches()] == ["imported", "m2", "m1", "m0"]  # private ones unlisted
     assert [m["version"] for m in storage.recent_matches()] == [2, 0, 0, 0]
     storage.append_event("m0", EventRow(1, "move", {"move": "right"}, 1, 50.0))
     storage.append_event("m1", EventRow(1, "move", {"move": "right"}, 1, 45.0))
@@ -141,10 +151,13 @@ def test_events_keep_the_summary_and_the_recent_list_follows_activity(tmp_path):
     assert [(m["id"], m["version"]) for m in storage.recent_matches(3)] == [("m0", 1), ("m1", 2), ("imported", 2)]
     with pytest.raises(Conflict):  # a lost race changes nothing, the summary included
         storage.append_event("m1", EventRow(2, "move", {"move": "left"}, 2, 60.0))
-    assert storage.recent_matches(1) == [{"id": "m0", "game": "trails", "mode": "local", "name": None,
-                                          "created": 10.0, "version": 1}]
+    assert storage.recent_matches(1) == [{"id": "m0", "game": "trails", "mode": "online", "name": None,
+                                          "created": 10.0, "version": 1, "visibility": "public"}]
+    storage.append_event("secret", EventRow(1, "move", {"move": "right"}, 1, 70.0))
+    assert storage.recent_matches(1)[0]["id"] == "m0"  # a private match's activity does not list it
     summary = {r[0]: r[1:] for r in rows(tmp_path / "recent.db", "matches", "id, version, updated")}
-    assert summary == {"m0": (1, 50.0), "m1": (2, 46.0), "m2": (0, 30.0), "imported": (2, 40.0)}
+    assert summary == {"m0": (1, 50.0), "m1": (2, 46.0), "m2": (0, 30.0), "imported": (2, 40.0),
+                       "secret": (1, 70.0), "hotseat": (0, 42.0)}
     storage.close()
 
 
@@ -167,11 +180,13 @@ def plans(storage: Storage, call) -> dict[str, list[str]]:
 
 @pytest.fixture
 def busy(tmp_path):
-    """A database with 300 matches of 6 events each, some with names (one name used many times)."""
+    """A database with 300 matches of 6 events each, some with names (one name used many times), two in
+    three of them listed (public), the others private."""
     storage = Storage.sqlite(str(tmp_path / "busy.db"))
     for i in range(300):
         storage.create_match(MatchRow(
             id=f"m{i:03d}", game="trails", options={}, mode="online", created=float(i),
+            visibility="private" if i % 3 == 2 else "public",
             name="friday" if i % 3 == 0 else f"name {i}" if i % 3 == 1 else None,
             seats=[SeatRow(1, token_hash="h" * 64), SeatRow(2)],
             events=[EventRow(seq, "move", {"move": "right"}, 1, float(i + seq)) for seq in range(1, 7)]))
@@ -183,9 +198,9 @@ def busy(tmp_path):
 
 def test_the_recent_list_reads_the_newest_entries_of_its_index_and_no_event(busy):
     plan = plans(busy, lambda: busy.recent_matches(20))
-    assert list(plan.values()) == [["SCAN matches USING INDEX ix_matches_updated"]]  # no sort, no events
+    assert list(plan.values()) == [["SEARCH matches USING INDEX ix_matches_listed_updated (listed=?)"]]  # no sort
     recent = busy.recent_matches(20)
-    assert [m["id"] for m in recent] == [f"m{i:03d}" for i in range(299, 279, -1)]
+    assert [m["id"] for m in recent] == [f"m{i:03d}" for i in range(299, 0, -1) if i % 3 != 2][:20]
     assert all(m["version"] == 6 for m in recent)
 
 
@@ -196,7 +211,7 @@ def test_an_appended_event_touches_one_match_row_by_its_key(busy):
         "UPDATE matches SET version=?, updated=? WHERE matches.id = ?":
             ["SEARCH matches USING INDEX sqlite_autoindex_matches_1 (id=?)"]}
     assert busy.recent_matches(1)[0] == {"id": "m007", "game": "trails", "mode": "online", "name": "name 7",
-                                         "created": 7.0, "version": 7}
+                                         "created": 7.0, "version": 7, "visibility": "public"}
 
 
 def test_every_other_per_request_query_finds_its_rows_through_a_key_or_an_index(busy):

@@ -19,9 +19,10 @@ from tests.security.conftest import log_of, tracebacks
 
 SEED = 20261123
 EVENTS = ["watch", "move", "claim", "takeback", "rewind", "resign", "start", "pause", "reclaim", "computer",
-          "rematch", "decline", "position"]
+          "rematch", "decline", "position", "offer", "accept", "abort", "timeout"]
 KEYS = ["match", "token", "move", "version", "seat", "seats", "player", "to", "ply", "paused", "level",
-        "computer_level", "offer", "name", "game", "options", "mode", "ai", "moves", "format"]
+        "computer_level", "offer", "name", "game", "options", "mode", "ai", "moves", "format", "invite", "result",
+        "visibility"]
 ROUTES = [("GET", "/api/games"), ("POST", "/api/games/{game}/check"), ("POST", "/api/matches"),
           ("POST", "/api/matches/by-name"), ("POST", "/api/matches/import"), ("GET", "/api/matches/recent"),
           ("GET", "/api/matches/{match}"), ("POST", "/api/matches/{match}/seats"),
@@ -31,7 +32,8 @@ ROUTES = [("GET", "/api/games"), ("POST", "/api/games/{game}/check"), ("POST", "
           ("GET", "/embed/new/{game}"), ("PUT", "/api/matches"), ("DELETE", "/api/matches/{match}"),
           ("POST", "/socket.io/?EIO=4&transport=polling&sid={match}"), ("GET", "/socket.io/?EIO={ply}&transport=polling"),
           ("HEAD", "/socket.io/?EIO=4&transport=polling"), ("GET", "/socket.io/?EIO=4&transport={game}")]
-ACTIONS = ["takeback", "rewind", "resign", "start", "rematch", "pause", "computer", "reclaim", "decline", "fly"]
+ACTIONS = ["takeback", "rewind", "resign", "start", "rematch", "pause", "computer", "reclaim", "decline", "fly",
+           "offer", "accept", "abort", "timeout"]
 
 
 class Fuzz:
@@ -154,7 +156,8 @@ def test_five_thousand_malformed_payloads_change_nothing_and_break_nothing(fuzz_
         tokens.append(created["token"])
         if body["mode"] == "online":
             while True:  # take every free seat, so that no payload can claim one
-                status, _, seat = request(url, "POST", f"/api/matches/{created['match']}/seats", {})
+                status, _, seat = request(url, "POST", f"/api/matches/{created['match']}/seats",
+                                          {"invite": created["invite_secret"]})
                 if status != 201 or body["game"] == "gamma" and seat["seat"] >= 3:
                     break
                 tokens.append(seat["token"])

@@ -32,7 +32,7 @@ def test_two_players_and_a_spectator_play_a_whole_game(server):
     seen = {"blue": [], "red": [], "watcher": []}
     blue = client(server, created["token"], match, seen["blue"])
     red = client(server, events=seen["red"])
-    claimed = red.call("claim", {"match": match, "player": "Red"}, timeout=10)
+    claimed = red.call("claim", {"match": match, "player": "Red", "invite": created["invite_secret"]}, timeout=10)
     assert claimed["ok"] and claimed["seat"] == 2
     red.call("watch", {"match": match, "token": claimed["token"]}, timeout=10)
     watcher = client(server, None, match, seen["watcher"])

@@ -1,0 +1,165 @@
+// Offers by consent and players who leave, in online games: the buttons that offer a take-back or a draw or
+// abort, the bar that shows another player's offer (Accept / Decline), and the bar that says who left, with
+// the server's countdown, then the choices: claim victory, call it a draw, let the computer play, keep waiting.
+// The server decides every one of these (offers.py, timeouts.py); this only shows them and asks.
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const WORDS = {
+    takeback: { offer: "Offer take-back", theirs: (who) => `${who} asks to take back their last move.`,
+      mine: "You asked to take back your last move; waiting for the answer.", declined: "Your take-back was declined." },
+    draw: { offer: "Offer draw", theirs: (who) => `${who} offers a draw.`,
+      mine: "You offered a draw; it stands until your opponent answers or moves.", declined: "Your draw offer was declined." },
+    rematch: { offer: "Rematch", theirs: (who) => `${who} offers a rematch.`,
+      mine: "You offered a rematch; waiting for the answer.", declined: "Your rematch offer was declined." },
+  };
+
+  function button(text, onClick, primary) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    if (primary) b.className = "primary";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  window.Quadrille.part("offers", (page) => {
+    let away = [];           // [{seat, seconds, claimable_in, at}] from the latest STATE or presence
+    let waitingOn = new Set(); // seats whose departure the player chose to keep waiting for
+    let tick = null;
+    let backTimer = null;
+
+    // -- offering -----------------------------------------------------------------------------------------
+    const offer = (kind) => page.emit("offer", { offer: kind }, (ack) => {
+      if (ack.ok && ack.match) { window.QuadrilleTokens.set(ack.match, ack.token); page.go(ack.match); }
+    });
+    $("offer-takeback").addEventListener("click", () => offer("takeback"));
+    $("offer-draw").addEventListener("click", () => offer("draw"));
+    $("abort").addEventListener("click", () => page.confirm("Abort this game? It ends with no result.", "Abort",
+      () => page.emit("abort", {}), "Keep playing"));
+
+    function renderButtons(state) {
+      const online = state.mode === "online" && page.role() === "player";
+      const live = online && !state.outcome && state.started;
+      const declined = state.declined || {};
+      const offered = state.offers || {};
+      const mine = (kind) => (offered[kind] || []).some((s) => page.mySeats().includes(s));
+      const refused = (kind) => (declined[kind] || []).some((s) => page.mySeats().includes(s));
+      $("offer-takeback").hidden = !live;
+      $("offer-takeback").disabled = mine("takeback") || refused("takeback") || !state.moves.length;
+      $("offer-draw").hidden = !live || !state.draws || state.players !== 2;
+      $("offer-draw").disabled = mine("draw") || refused("draw") || !page.myTurn();
+      $("offer-draw").title = page.myTurn() ? "" : "A draw is offered on your own turn";
+      $("abort").hidden = !(online && !state.outcome && state.abortable && state.started);
+      $("rematch").disabled = mine("rematch") || refused("rematch");
+    }
+
+    // -- another player's offer ------------------------------------------------------------------------------
+    function renderOfferBar(state, previous) {
+      const bar = $("offer-bar");
+      bar.innerHTML = "";
+      const offers = state.offers || {};
+      let shown = false;
+      if (page.role() === "player") {
+        for (const kind of state.outcome ? ["rematch"] : ["takeback", "draw"]) {
+          const seats = offers[kind] || [];
+          if (!seats.length) continue;
+          const iOffer = seats.some((s) => page.mySeats().includes(s));
+          const text = document.createElement("span");
+          text.textContent = iOffer ? WORDS[kind].mine : WORDS[kind].theirs(page.names(seats));
+          bar.appendChild(text);
+          if (!iOffer) {
+            bar.append(
+              button("Accept", () => (kind === "rematch" ? page.offerRematch() : page.emit("accept", { offer: kind })), true),
+              button("Decline", () => page.emit("decline", { offer: kind })));
+          }
+          shown = true;
+          break;
+        }
+      }
+      bar.hidden = !shown;
+      // A declined offer of mine: say so, once, where the player is looking.
+      const before = (previous && previous.declined) || {};
+      for (const kind of Object.keys(state.declined || {})) {
+        const now = state.declined[kind].filter((s) => page.mySeats().includes(s));
+        if (now.length && !(before[kind] || []).some((s) => now.includes(s))) page.message(WORDS[kind].declined, "note");
+      }
+    }
+
+    // -- a player who left ------------------------------------------------------------------------------------
+    function setAway(entries) {
+      const now = Date.now();
+      const was = new Set(away.map((e) => e.seat));
+      away = (entries || []).filter((e) => !page.mySeats().includes(e.seat))
+        .map((e) => ({ ...e, at: now }));
+      const back = [...was].filter((s) => !away.some((e) => e.seat === s));
+      const state = page.state();
+      if (back.length && !state.outcome && page.role() !== "hotseat") {
+        page.message(`${page.names(back)} ${back.length > 1 ? "are" : "is"} back.`, "good");
+        clearTimeout(backTimer);
+        backTimer = setTimeout(() => page.message(""), 4000);
+        for (const s of back) waitingOn.delete(s);
+      }
+      renderAway();
+    }
+
+    function remaining(entry) {
+      return Math.max(0, entry.claimable_in - (Date.now() - entry.at) / 1000);
+    }
+
+    function clock(seconds) {
+      const s = Math.ceil(seconds);
+      return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    }
+
+    function renderAway() {
+      const bar = $("away");
+      const state = page.state();
+      const relevant = state.mode === "online" && !state.outcome && state.started && away.length > 0;
+      clearInterval(tick);
+      tick = null;
+      if (!relevant) { bar.hidden = true; bar.innerHTML = ""; return; }
+      bar.hidden = false;
+      bar.innerHTML = "";
+      const player = page.role() === "player";
+      for (const entry of away) {
+        const who = page.label(entry.seat);
+        const left = remaining(entry);
+        const line = document.createElement("span");
+        line.className = "away-text";
+        line.dataset.seat = entry.seat;
+        if (left > 0) {
+          line.textContent = `${who} left the game. ` + (player
+            ? `If they are not back in ${clock(left)}, you may claim the game.`
+            : `They have ${clock(left)} to come back.`);
+        } else {
+          line.textContent = `${who} left the game ${clock(entry.seconds + (Date.now() - entry.at) / 1000)} ago.`;
+        }
+        bar.appendChild(line);
+        if (player && left <= 0 && !waitingOn.has(entry.seat)) bar.appendChild(choices(state, entry.seat));
+      }
+      if (away.some((e) => remaining(e) > 0)) tick = setInterval(renderAway, 1000);
+    }
+
+    function choices(state, seat) {
+      const box = document.createElement("span");
+      box.className = "away-actions";
+      if (state.players === 2) {
+        box.appendChild(button("Claim victory", () => page.emit("timeout", { result: "win" }), true));
+        if (state.draws) box.appendChild(button("Call it a draw", () => page.emit("timeout", { result: "draw" })));
+      }
+      if ($("handover-level")) box.appendChild(button("Let the computer play", () => page.handOver(seat)));
+      box.appendChild(button("Keep waiting", () => { waitingOn.add(seat); renderAway(); }));
+      return box;
+    }
+
+    return {
+      render(state, previous) {
+        renderButtons(state);
+        renderOfferBar(state, previous);
+        setAway(state.away);
+      },
+      presence(p) { setAway(p.away); },
+    };
+  });
+})();

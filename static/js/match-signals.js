@@ -1,0 +1,185 @@
+// Signals: it is always obvious whose turn it is and what just happened, even from another tab.
+//
+// - The tab title says "Your turn" while it is the player's turn (and blinks while the tab is hidden), or
+//   what happened ("Bob joined", "Red left the game", "You won").
+// - Sounds, made in the page with the Web Audio API (no files, no CDN): off until the player turns them on;
+//   the choice is remembered in this browser (localStorage).
+// - Browser notifications, only after the player opts in (a button), and only while the tab is hidden.
+// Events come from comparing each STATE (and presence) with the one before: the server decides, this only tells.
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const SOUND_KEY = "quadrille.sound";
+  const NOTIFY_KEY = "quadrille.notify";
+
+  function storage() {
+    try { return window.localStorage; } catch (e) { return null; }
+  }
+
+  // Short tones: [frequency Hz, start s, length s]. Soft sine waves with a quick fade, so nothing clicks.
+  const TUNES = {
+    turn: [[660, 0, 0.12], [880, 0.12, 0.18]],
+    join: [[523, 0, 0.12], [659, 0.1, 0.12], [784, 0.2, 0.25]],
+    left: [[494, 0, 0.15], [370, 0.15, 0.3]],
+    back: [[440, 0, 0.1], [587, 0.1, 0.2]],
+    win: [[523, 0, 0.15], [659, 0.15, 0.15], [784, 0.3, 0.15], [1047, 0.45, 0.4]],
+    end: [[587, 0, 0.2], [440, 0.2, 0.4]],
+    offer: [[740, 0, 0.1], [740, 0.18, 0.1]],
+  };
+
+  window.Quadrille.part("signals", (page) => {
+    const store = storage();
+    let soundOn = !!(store && store.getItem(SOUND_KEY) === "on");
+    let audio = null;
+    const baseTitle = document.title;
+    let headline = "";       // what the title says before the game's name
+    let blink = null;
+
+    // -- sound ----------------------------------------------------------------------------------------
+    function play(name) {
+      if (!soundOn) return;
+      try {
+        audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+        if (audio.state === "suspended") audio.resume();
+        const now = audio.currentTime;
+        for (const [freq, at, length] of TUNES[name] || []) {
+          const osc = audio.createOscillator();
+          const gain = audio.createGain();
+          osc.type = "sine";
+          osc.frequency.value = freq;
+          gain.gain.setValueAtTime(0.0001, now + at);
+          gain.gain.exponentialRampToValueAtTime(0.18, now + at + 0.02);
+          gain.gain.exponentialRampToValueAtTime(0.0001, now + at + length);
+          osc.connect(gain).connect(audio.destination);
+          osc.start(now + at);
+          osc.stop(now + at + length + 0.05);
+        }
+      } catch (e) { /* no audio here: the page and the title still tell */ }
+    }
+    page.sound = play;
+
+    function drawSoundButton() {
+      const b = $("sound");
+      b.setAttribute("aria-pressed", String(soundOn));
+      b.classList.toggle("on", soundOn);
+      b.querySelector(".label").textContent = soundOn ? "Sound on" : "Sound off";
+    }
+    function toggleSound() {
+      soundOn = !soundOn;
+      if (store) store.setItem(SOUND_KEY, soundOn ? "on" : "off");
+      drawSoundButton();
+      if (soundOn) play("turn"); // what it sounds like, and the click lets the browser start audio
+    }
+    $("sound").addEventListener("click", toggleSound);
+    drawSoundButton();
+
+    // -- notifications ---------------------------------------------------------------------------------
+    const canNotify = "Notification" in window;
+    const notifyWanted = () => canNotify && Notification.permission === "granted" && store && store.getItem(NOTIFY_KEY) === "on";
+    function drawNotifyButton() {
+      const b = $("notify");
+      const relevant = canNotify && page.role() === "player" && Notification.permission !== "denied";
+      b.hidden = !relevant;
+      b.textContent = notifyWanted() ? "Notifications on" : "Notify me";
+      b.setAttribute("aria-pressed", String(notifyWanted()));
+    }
+    $("notify").addEventListener("click", async () => {
+      if (notifyWanted()) { store.setItem(NOTIFY_KEY, "off"); return drawNotifyButton(); }
+      const answer = await Notification.requestPermission();
+      if (store) store.setItem(NOTIFY_KEY, answer === "granted" ? "on" : "off");
+      if (answer !== "granted") page.message("The browser will not show notifications for this site.");
+      drawNotifyButton();
+    });
+    function notify(text) {
+      if (!document.hidden || !notifyWanted()) return;
+      try {
+        const n = new Notification(text, { body: page.root.dataset.title, tag: "quadrille-" + page.matchId });
+        n.onclick = () => { window.focus(); n.close(); };
+      } catch (e) { /* some browsers allow notifications only from a service worker: the title still blinks */ }
+    }
+
+    // -- the tab title ------------------------------------------------------------------------------------
+    function drawTitle() {
+      const full = headline ? `${headline} · ${baseTitle}` : baseTitle;
+      if (blink) { clearInterval(blink); blink = null; }
+      document.title = full;
+      if (headline && document.hidden) {
+        let on = true;
+        blink = setInterval(() => { on = !on; document.title = on ? full : `● ${full}`; }, 1000);
+      }
+    }
+    document.addEventListener("visibilitychange", drawTitle);
+
+    function tell(text, tune, title) {
+      if (tune) play(tune);
+      if (title !== undefined) headline = title;
+      drawTitle();
+      if (text) notify(text);
+    }
+
+    // -- what changed ------------------------------------------------------------------------------------
+    let seenAway = new Set();
+    let shown = false;
+    function render(state, previous) {
+      drawNotifyButton();
+      const role = page.role();
+      if (!shown) { shown = true; previous = null; } // the first drawing tells nothing new
+      if (state.outcome) {
+        const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over";
+        if (previous && !previous.outcome) tell(title, role === "player" && title === "You won" ? "win" : "end", title);
+        else { headline = title; drawTitle(); }
+        return;
+      }
+      const newcomers = previous ? state.seats.filter((s) => s.taken && s.kind === "human"
+        && !previous.seats.some((p) => p.seat === s.seat && p.taken) && !page.mySeats().includes(s.seat)) : [];
+      if (newcomers.length && role !== "spectator") {
+        const who = newcomers.map((s) => s.name || page.label(s.seat)).join(" and ");
+        const text = `${who} joined${state.started && !previous.started ? ": the game begins" : ""}.`;
+        page.message(text, "good");
+        tell(text, "join", page.myTurn() ? "Your turn" : `${who} joined`);
+        return;
+      }
+      if (!state.started && role === "player") {
+        headline = state.creator_starts ? "Waiting for players" : "Waiting for your friend";
+        drawTitle();
+        return;
+      }
+      const mine = page.myTurn();
+      if (mine && previous && previous.turn !== state.turn) tell("Your turn", "turn", "Your turn");
+      else { headline = mine ? "Your turn" : ""; drawTitle(); }
+      offersChanged(state, previous);
+    }
+
+    function offersChanged(state, previous) {
+      if (!previous || page.role() !== "player") return;
+      for (const kind of ["takeback", "draw", "rematch"]) {
+        const now = (state.offers && state.offers[kind]) || [];
+        const before = (previous.offers && previous.offers[kind]) || [];
+        const fromOthers = now.filter((s) => !page.mySeats().includes(s) && !before.includes(s));
+        if (fromOthers.length) tell(`${page.names(fromOthers)} ${kind === "takeback" ? "asks to take back a move" : `offers a ${kind}`}`, "offer");
+      }
+    }
+
+    function presence(p) {
+      const state = page.state();
+      if (state.mode !== "online" || page.role() === "spectator" || state.outcome) return;
+      const away = new Set((p.away || []).map((e) => e.seat).filter((s) => !page.mySeats().includes(s)));
+      for (const seat of away) {
+        if (!seenAway.has(seat)) tell(`${page.label(seat)} left the game`, "left");
+      }
+      for (const seat of seenAway) {
+        if (!away.has(seat)) tell(`${page.label(seat)} is back`, "back");
+      }
+      seenAway = away;
+    }
+
+    return {
+      render,
+      presence,
+      key(event) {
+        if (event.key === "m" || event.key === "M") { toggleSound(); return true; }
+        return false;
+      },
+    };
+  });
+})();

@@ -1,0 +1,108 @@
+"""Accessibility: axe-core finds no serious or critical violation on the lobby (with its new-game dialog open),
+a tutorial step of each game and a rules page; and on a phone (390x844, touch) every control of the lobby and the
+tutorials is at least 44x44 CSS pixels, and nothing is wider than the screen at 360 px.
+
+tests/browser/axe.py is the reusable helper: add a page by adding a test that opens it and calls
+serious_violations(page).
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.axe import serious_violations
+
+pytestmark = pytest.mark.browser
+
+GAMES = ("trails", "towers", "gamma", "lattice")
+CONTROLS = "button, a[href], input, select, summary, [role=button], label:has(> input[type=radio])"
+
+
+def test_lobby_has_no_serious_violation(live_server, new_context, shoot):
+    page = new_context().new_page()
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#recent-list li")
+    assert serious_violations(page) == []
+    page.click("#game-towers [data-mode=ai]")
+    page.click("#setup-towers .more-options summary")
+    assert serious_violations(page, "#setup") == []
+    shoot(page, "dialog")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_tutorial_step_and_a_rules_page_have_no_serious_violation(live_server, new_context, game):
+    page = new_context().new_page()
+    page.goto(f"{live_server.url}/learn/{game}")
+    page.wait_for_selector('#lesson[data-step="0"]')
+    assert serious_violations(page) == []
+    page.goto(f"{live_server.url}/rules/{game}")
+    assert serious_violations(page) == []
+
+
+def small_controls(page, minimum=44):
+    """The visible controls smaller than minimum x minimum CSS pixels (inline links in running text excepted, as
+    WCAG 2.5.8 does)."""
+    return page.evaluate("""([selector, minimum]) => {
+        const out = [];
+        for (const el of document.querySelectorAll(selector)) {
+            const box = el.getBoundingClientRect();
+            const style = getComputedStyle(el);
+            if (!box.width || !box.height || style.visibility === 'hidden' || el.closest('[hidden], dialog:not([open])')) continue;
+            // a radio or checkbox inside a label counts as the label's size: the label is what is tapped
+            if (el.matches('input[type=radio], input[type=checkbox]') && el.closest('label')) continue;
+            if (el.matches('input[type=file]') && el.closest('label')) continue;
+            if (el.tagName === 'A' && el.closest('p, li') && !el.closest('nav') && getComputedStyle(el).display === 'inline') continue;
+            if (box.width < minimum - 0.5 || box.height < minimum - 0.5) {
+                out.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.textContent || el.value || '').trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+            }
+        }
+        return out;
+    }""", [CONTROLS, minimum])
+
+
+def overflow(page):
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
+@pytest.fixture
+def phone(new_context):
+    def make(width=390, height=844):
+        context = new_context(has_touch=True, is_mobile=True, viewport={"width": width, "height": height})
+        return context.new_page()
+    return make
+
+
+def test_lobby_on_a_phone_has_big_enough_targets_and_fits(live_server, phone, shoot):
+    page = phone()
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#recent-list li")
+    assert small_controls(page) == []
+    assert overflow(page) <= 0
+    # The four games and their actions fit in about two screens.
+    bottom = page.evaluate("document.getElementById('game-lattice').getBoundingClientRect().bottom + scrollY")
+    assert bottom <= 2 * 844, bottom
+    shoot(page, "lobby-390")
+    page.click("#game-gamma [data-mode=ai]")
+    page.click("#setup-gamma .more-options summary")
+    assert small_controls(page) == []
+    assert overflow(page) <= 0
+    shoot(page, "dialog-390")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_tutorials_on_a_phone_have_big_enough_targets(live_server, phone, game):
+    page = phone()
+    page.goto(f"{live_server.url}/learn/{game}")
+    page.wait_for_selector('#lesson[data-step="0"]')
+    # The lesson's own controls, and the game's controls around its board (not the board's cells).
+    assert small_controls(page) == []
+
+
+@pytest.mark.parametrize("path", ["/", "/learn/trails", "/learn/towers", "/learn/gamma", "/learn/lattice",
+                                  "/rules/lattice", "/rules/towers"])
+def test_nothing_overflows_at_360_px(live_server, phone, path, shoot):
+    page = phone(360, 740)
+    page.goto(live_server.url + path)
+    page.wait_for_load_state("networkidle")
+    assert overflow(page) <= 0, path
+    if path == "/":
+        shoot(page, "lobby-360")
