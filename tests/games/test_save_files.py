@@ -390,16 +390,7 @@ def old_parse(text: str):
         tok = text[start:pos]
         if tok == "'":
             return datum()
-        if tok.startswith("'"):
-            tok = tok[1:]
-        if tok in ("#t", "#true"):
-            return True
-        if tok in ("#f", "#false"):
-            return False
-        try:
-            return int(tok)
-        except ValueError:
-            return twr.Symbol(tok)
+        return twr._atom(tok)  # atoms are read as before: only the nesting changed
 
     value = datum()
     skip()
