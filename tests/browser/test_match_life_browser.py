@@ -225,7 +225,7 @@ def test_r_asks_before_restarting_and_escape_keeps_the_game(live_server, new_con
     assert api_state(live_server, created["match"])["moves"] == state["moves"]
     page.keyboard.press("r")
     confirm(page, "Restart")
-    page.wait_for_function("document.querySelectorAll('#move-list li').length === 0")
+    page.wait_for_function("document.querySelectorAll('#move-list [data-ply]').length === 0")
     assert api_state(live_server, created["match"])["moves"] == []
 
 

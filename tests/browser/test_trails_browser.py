@@ -134,7 +134,7 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     wait_version(page, 6)
     assert api_state(live_server, match)["moves"] == ["right", "up", "right", "left"]
 
-    page.click('#move-list li[data-ply="2"]')  # step back to move 2, look, and go on from there
+    page.click('#move-list [data-ply="2"]')  # step back to move 2, look, and go on from there
     page.wait_for_function("document.getElementById('ply-label').textContent === 'move 2 of 4'")
     assert page.locator(".trails-board.replaying").count() == 1
     page.click("#step-back")
@@ -169,7 +169,7 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     assert api_state(live_server, match_id(page))["moves"] == record["moves"]
     page.keyboard.press("r")
     confirm(page, "Restart")
-    page.wait_for_function("document.querySelectorAll('#move-list li').length === 0")
+    page.wait_for_function("document.querySelectorAll('#move-list [data-ply]').length === 0")
     shoot(page, "imported-and-restarted")
 
     page.keyboard.press("Escape")  # Escape offers to leave; a second Escape closes the dialog
