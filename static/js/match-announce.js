@@ -8,6 +8,8 @@
 
   window.Quadrille.part("announce", (page) => {
     const region = document.getElementById("announce");
+    // a seat as its renderer calls it, mark included (Gamma's "Blue (A)"), else the page's name for it
+    const who = (seat) => (page.spec.seatLabel ? page.spec.seatLabel(seat, page.state()) : page.label(seat));
     let pending = [];      // [{mover, text}] not said yet
     let timer = null;
     let shown = false;
@@ -25,7 +27,7 @@
       if (state.outcome) return window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over.";
       if (state.turn == null) return "";
       if (page.role() === "player" && page.myTurn()) return "Your turn.";
-      return `${page.label(state.turn)} to move.`;
+      return `${who(state.turn)} to move.`;
     }
 
     function flush() {
@@ -34,10 +36,10 @@
       const parts = [];
       let k = 0;
       while (k < pending.length) {
-        const who = pending[k].mover;
+        const seat = pending[k].mover;
         const texts = [];
-        while (k < pending.length && pending[k].mover === who) texts.push(pending[k++].text);
-        parts.push(`${who ? page.label(who) : "Move"}: ${texts.join(", ")}.`);
+        while (k < pending.length && pending[k].mover === seat) texts.push(pending[k++].text);
+        parts.push(`${seat ? who(seat) : "Move"}: ${texts.join(", ")}.`);
       }
       pending = [];
       const turn = turnText(state);

@@ -6,6 +6,8 @@
   "use strict";
 
   window.Quadrille.part("moves", (page) => {
+    // a seat as its renderer calls it, mark included (Gamma's "Blue (A)"), else the page's name for it
+    const who = (seat) => (page.spec.seatLabel ? page.spec.seatLabel(seat, page.state()) : page.label(seat));
     const box = document.getElementById("move-list");
     let drawn = [];        // the moves drawn, to append only what is new
     let table = null, body = null;
@@ -33,7 +35,7 @@
         const th = document.createElement("th");
         th.scope = "col";
         th.className = `seat-col seat-${seat}`;
-        th.textContent = page.label(seat);
+        th.textContent = who(seat);
         head.appendChild(th);
       }
       body = table.createTBody();
@@ -68,7 +70,7 @@
       b.tabIndex = -1;
       b.textContent = page.moveText(move, state);
       b.title = `Move ${ply}: ${move}`;
-      b.setAttribute("aria-label", `Move ${ply}, ${page.label(mover)}: ${b.textContent}`);
+      b.setAttribute("aria-label", `Move ${ply}, ${who(mover)}: ${b.textContent}`);
       cell.appendChild(b);
     }
 
@@ -116,12 +118,12 @@
       if (had && target && document.activeElement !== target) target.focus({ preventScroll: true });
     }
 
+    // Scroll the list (only the list, never the page) so that the move is in view below the sticky header.
     function scrollInto(el) {
-      const top = el.offsetTop - (table.tHead ? table.tHead.offsetHeight : 0);
-      if (top < box.scrollTop) box.scrollTop = top;
-      else if (el.offsetTop + el.offsetHeight > box.scrollTop + box.clientHeight) {
-        box.scrollTop = el.offsetTop + el.offsetHeight - box.clientHeight;
-      }
+      const r = el.getBoundingClientRect(), outer = box.getBoundingClientRect();
+      const head = table.tHead ? table.tHead.getBoundingClientRect().height : 0;
+      if (r.top < outer.top + head) box.scrollTop -= outer.top + head - r.top;
+      else if (r.bottom > outer.bottom) box.scrollTop += r.bottom - outer.bottom;
     }
 
     box.addEventListener("click", (event) => {

@@ -14,6 +14,8 @@ from tests.browser.conftest import api_state, confirm, join_by_invite, lobby_sta
 pytestmark = pytest.mark.browser
 
 KEY_FOR = {"up": "ArrowUp", "down": "s", "left": "a", "right": "ArrowRight"}
+# The second seat's player sees the board from their side: the keys go where they point on their screen.
+TURNED = {"up": "down", "down": "up", "left": "right", "right": "left"}
 STEP = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
@@ -67,7 +69,7 @@ def test_two_friends_play_a_whole_game_by_link_while_a_third_watches(live_server
         page = pages[state["turn"]]
         move = state["legal"][ply % len(state["legal"])]
         if ply % 2:
-            page.keyboard.press(KEY_FOR[move])
+            page.keyboard.press(KEY_FOR[TURNED[move] if state["turn"] == 2 else move])
         else:
             play_by_click(page, state, move)
         for p in (ann, bob, cat):
