@@ -42,11 +42,13 @@
 
   // The same markup as the template's stack() macro.
   // Each disc carries its side's letter on the top one (B or R), so a greyscale picture still tells them apart.
+  // The letter and the coordinates are drawn by CSS from data attributes: the cell's name for assistive
+  // technology stays its aria-label ("c2: Blue pawn"), not mixed with these marks.
   function stackHTML(h, master, owner) {
     const v = Math.min(h, MAX_DISCS);
     let html = `<span class="stack" style="--v: ${v}">`;
     for (let d = 0; d < v; d++) html += `<i class="disc" style="--d: ${d}"></i>`;
-    if (owner) html += `<b class="side-mark" aria-hidden="true">${NAMES[owner][0]}</b>`;
+    if (owner) html += `<b class="side-mark" data-side="${NAMES[owner][0]}" aria-hidden="true"></b>`;
     if (master) html += CROWN;
     if (h > 1) html += `<b class="height">${h}</b>`;
     return html + "</span>";
@@ -246,8 +248,8 @@
       function coordsHTML(x, y) {
         const left = flipped ? x === n - 1 : x === 0;
         const bottom = flipped ? y === 0 : y === n - 1;
-        return (left ? `<span class="coord rank" aria-hidden="true">${n - y}</span>` : "")
-          + (bottom ? `<span class="coord file" aria-hidden="true">${FILES[x]}</span>` : "");
+        return (left ? `<span class="coord rank" data-coord="${n - y}" aria-hidden="true"></span>` : "")
+          + (bottom ? `<span class="coord file" data-coord="${FILES[x]}" aria-hidden="true"></span>` : "");
       }
 
       function paint() {

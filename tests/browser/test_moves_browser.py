@@ -535,8 +535,8 @@ def test_the_sides_are_told_apart_by_letters_and_shapes_in_greyscale(live_server
     def pseudo(selector, which, prop="content"):
         return page.eval_on_selector_all(selector, f"cs => cs.map(c => getComputedStyle(c, '{which}').{prop})")
     if game == "towers":
-        assert set(page.locator(".tw-board .cell.p1 .side-mark").all_inner_texts()) == {"B"}
-        assert set(page.locator(".tw-board .cell.p2 .side-mark").all_inner_texts()) == {"R"}
+        assert set(pseudo(".tw-board .cell.p1 .side-mark", "::before")) == {'"B"'}
+        assert set(pseudo(".tw-board .cell.p2 .side-mark", "::before")) == {'"R"'}
         assert page.locator(".tw-board .cell.p1").count() == page.locator(".tw-board .cell.p1 .side-mark").count()
     elif game == "trails":
         assert pseudo(".trails-board .cell.head1", "::before") == ['"B"']
