@@ -13,6 +13,7 @@
     let table = null, body = null;
     let row = null, cell = null, lastMover = null, lastColumn = -1, round = 0;
     let players = 0;
+    let drawnSide = null;  // whether the list was written for the board seen from the second seat's side
 
     function seatsOf(state) {
       // the columns: every seat of the board, in seat order
@@ -82,9 +83,12 @@
 
     function render(state) {
       const moves = state.moves;
+      // the words may depend on the side the board is seen from (Trails' arrows): a flip rewrites the list
+      const side = page.flipped();
       const same = drawn.length <= moves.length && drawn.every((m, i) => m === moves[i])
-        && table && players === seatsOf(state).length;
+        && table && players === seatsOf(state).length && side === drawnSide;
       if (!same) reset(state);
+      drawnSide = side;
       let previous = lastMover;
       for (let i = drawn.length; i < moves.length; i++) {
         const mover = moverOf(state, i, previous);

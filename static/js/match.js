@@ -141,9 +141,9 @@
       });
     }
 
-    // Moves are shown one at a time: a STATE that adds a move waits until the one before it has been on the
-    // board for STEP_MS (its animation), so a computer's quick reply, or a Towers turn of several actions
-    // sent as several STATEs, plays out step by step instead of landing in one frame. A page far behind (a
+    // Moves are shown one at a time: a STATE that adds another player's move waits until the one before it has
+    // been on the board for STEP_MS (its animation), so a computer's quick reply, or a Towers turn of several
+    // actions sent as several STATEs, plays out step by step instead of landing in one frame. A page far behind (a
     // reconnect, a fast bot) jumps to the newest. The STATEs themselves are the server's, drawn as they are.
     const STEP_MS = 260;
     const MAX_BEHIND = 4;
@@ -166,7 +166,7 @@
         if (queue.length > MAX_BEHIND) queue.splice(0, queue.length - 1);
         const next = queue[0];
         const wait = pacedUntil - Date.now();
-        if (next.moves.length > state.moves.length && wait > 0) {
+        if (next.moves.length > state.moves.length && wait > 0 && !ownMove(next)) {
           pacer = setTimeout(() => { pacer = null; pump(); }, wait);
           return;
         }
@@ -174,6 +174,12 @@
         if (show(next)) pacedUntil = Date.now() + STEP_MS;
       }
     }
+    // A move of this page's own seats is drawn at once (a quick player's next move must not wait, nor be sent
+    // with the version of a position still queued); the others' moves (the computer's actions) are paced.
+    const ownMove = (next) => {
+      const mover = next.movers && next.movers[next.moves.length - 1];
+      return mover != null && mySeats.includes(mover) && !state.seats.some((s) => s.seat === mover && s.kind === "ai");
+    };
     page.settled = () => !queue.length; // for tests: every STATE received has been drawn
     function show(next, force) {
       if (!force && next.version < state.version) return false; // an older state overtaken by a newer one
