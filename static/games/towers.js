@@ -301,6 +301,12 @@
         board.classList.toggle("kbd", keyboard);
         board.dataset.turn = view.turn || "";
         board.dataset.selected = sel ? `${sel.src.from[0]},${sel.src.from[1]}` : "";
+        // The keyboard cursor is the grid's active cell for assistive technology (the focus stays on the grid).
+        const active = keyboard && focused && cursor != null && cells[cursor] ? cells[cursor] : null;
+        if (active && !active.id) active.id = `tw-cell-${active.dataset.x}-${active.dataset.y}`;
+        if (active) board.setAttribute("aria-activedescendant", active.id);
+        else board.removeAttribute("aria-activedescendant");
+        if (active) active.setAttribute("aria-selected", String(!!sel && sel.i === cursor));
         board.dataset.count = sel ? sel.count : "";
         paintBars(previewing ? target.distance * sel.count : 0);
         paintControls();
