@@ -306,7 +306,6 @@
         if (active && !active.id) active.id = `tw-cell-${active.dataset.x}-${active.dataset.y}`;
         if (active) board.setAttribute("aria-activedescendant", active.id);
         else board.removeAttribute("aria-activedescendant");
-        if (active) active.setAttribute("aria-selected", String(!!sel && sel.i === cursor));
         board.dataset.count = sel ? sel.count : "";
         paintBars(previewing ? target.distance * sel.count : 0);
         paintControls();
