@@ -139,6 +139,8 @@ def test_a_private_invite_a_stranger_the_friend_signals_take_backs_and_a_claim_a
     ann.click("#offer-takeback")
     bob.wait_for_selector("#offer-bar:not([hidden])")
     bob.click("#offer-bar button:text-is('Accept')")
+    # (it was Ann's turn before too: wait for the take-back itself, then for her turn)
+    ann.wait_for_function("n => window.Quadrille.page.state().moves.length < n", arg=len(state["moves"]))
     ann.wait_for_function("document.getElementById('status').textContent === 'Your turn'")
     after = api_state(live_server, match)
     assert after["turn"] == 1 and len(after["moves"]) < len(state["moves"])
