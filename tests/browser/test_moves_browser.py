@@ -474,7 +474,10 @@ def test_a_whole_lattice_game_with_the_keyboard_alone(live_server, new_context, 
     if page.locator("#lattice-3d-toggle:not([hidden])").count():
         page.click("#lattice-3d-toggle")  # the levels view is the keyboard's (the 3D view's arrows turn it)
     tab_to(page, "e => e.matches('#lattice-levels .cell')")
+    page.evaluate("""() => { window.sounds = []; new MutationObserver(() => window.sounds.push(document.getElementById('match')
+        .dataset.sound)).observe(document.getElementById('match'), {attributes: true, attributeFilter: ['data-sound']}); }""")
     rng = random.Random(196)
+    captures = 0
     state = api_state(live_server, created["match"])
     W = state["view"]["grid"][0]
 
@@ -502,9 +505,13 @@ def test_a_whole_lattice_game_with_the_keyboard_alone(live_server, new_context, 
             same_end = [e for e in view["legal"][entry["path"][0]] if e["path"][-1] == entry["path"][-1]]
             if len(same_end) > 1:  # several capture chains end there: the digits choose one
                 page.keyboard.press(str(same_end.index(entry) + 1))
+            captures += bool(entry["captures"])
         settled(page, state["version"] + 1)
         state = api_state(live_server, created["match"])
         assert state["moves"][-1] == move
+    # a capture sounds different from a move (sounds are on by default)
+    sounds = page.evaluate("window.sounds")
+    assert captures and sounds.count("capture") == captures, (captures, sounds)
     finish(page, live_server, created, shoot, "lattice-end")
 
 
