@@ -182,6 +182,35 @@ def test_no_animation_under_reduced_motion_but_the_marks_stay(live_server, new_c
         shoot(page, f"{game}-reduced-motion")
 
 
+def test_an_opponents_quick_actions_are_drawn_one_at_a_time(live_server, new_context):
+    """A Towers turn of two actions that reach the page together is drawn action by action, a step apart."""
+    created = create(live_server, "towers", "online", {"size": 6})
+    red = requests.post(f"{live_server.url}/api/matches/{created['match']}/seats",
+                        json={"invite": created["invite_secret"]}).json()
+    page = new_context().new_page()
+    open_match(page, live_server, created, "1")
+    page.evaluate("""() => { window.drawn = [];
+        new MutationObserver(() => window.drawn.push([Number(document.getElementById('match').dataset.version), performance.now()]))
+            .observe(document.getElementById('match'), {attributes: true, attributeFilter: ['data-version']}); }""")
+
+    def cheap(state):  # a tower's move of one point
+        return next(m for m in state["legal"] if m.startswith("m") and m.endswith(":1")
+                    and sum(abs(int(a) - int(b)) for a, b in zip(m[1:].split(":")[0].split(">")[0].split(","),
+                                                                 m[1:].split(":")[0].split(">")[1].split(","))) == 1)
+    state = api_state(live_server, created["match"])
+    while state["turn"] == 1:
+        state = api_move(live_server, created, cheap(state))
+    settled(page, state["version"])
+    start = state["version"]
+    while state["turn"] == 2:  # Red's two actions, sent back to back
+        state = api_move(live_server, created, cheap(state), token=red["token"])
+    assert state["version"] - start == 2
+    settled(page, state["version"])
+    drawn = dict(page.evaluate("window.drawn"))
+    assert {start + 1, start + 2} <= set(drawn)
+    assert drawn[start + 2] - drawn[start + 1] >= 200  # the first action's animation had its time
+
+
 # -- the move list -------------------------------------------------------------------------------------------------
 def test_the_move_list_groups_rounds_and_shows_move_40_in_view(live_server, new_context, shoot):
     page = new_context().new_page()
