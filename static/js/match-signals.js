@@ -133,7 +133,13 @@
       if (!shown) { shown = true; previous = null; } // the first drawing tells nothing new
       if (state.outcome) {
         const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over";
-        if (previous && !previous.outcome) tell(title, role === "player" && title === "You won" ? "win" : "end", title);
+        const tune = role === "player" && title === "You won" ? "win" : "end";
+        if (previous && !previous.outcome) {
+          // the move that ended the game is heard too, then the end's tune
+          const moved = moveSound(state, previous);
+          if (moved) window.setTimeout(() => play(tune), 150);
+          tell(title, moved ? null : tune, title);
+        }
         else { headline = title; drawTitle(); }
         return;
       }
