@@ -280,6 +280,7 @@ class MatchService:
             "legal": board.legal_moves() if turn is not None else [],
             "view": board.view(),
             "moves": list(board.moves),
+            "movers": list(match.move_seats),
             "outcome": match.outcome(),
             "started": match.begun(),
             "creator_starts": _needs_start(game, match.row.mode),

@@ -24,8 +24,25 @@
   const nameOf = (seat) => seatNames[seat - 1] || `Player ${seat}`;
   const labelOf = (seat) => (seat <= LETTERS.length ? `${nameOf(seat)} (${markOf(seat)})` : nameOf(seat));
   const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
+  const Motion = window.QuadrilleMotion;
+
+  // Field names for people: columns a, b, … z, aa, ab … from the left, rows 1, 2, 3 … from the bottom (y + 1),
+  // in lower case so that they are not read as the players' letters.
+  function column(x) {
+    let name = "";
+    for (let k = x + 1; k > 0; k = Math.floor((k - 1) / 26)) name = "abcdefghijklmnopqrstuvwxyz"[(k - 1) % 26] + name;
+    return name;
+  }
+  const fieldName = (x, y) => `${column(x)}${y + 1}`;
+  function moveText(move) {
+    const m = FIELD.exec(move);
+    if (m) return `${fieldName(Number(m[1]), Number(m[2]))}${move.startsWith("g") ? " golden" : ""}`;
+    return move === "skip" ? "skip" : move;
+  }
 
   Quadrille.register("gamma", {
+    moveText,
+    captured: (state) => typeof state.view.last === "string" && state.view.last.startsWith("g"), // a golden move takes a field
     seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
     reasonText(reason, outcome, names) {
       if (reason !== "stuck") return undefined;
@@ -87,7 +104,7 @@
             cell.className = "cell";
             cell.dataset.x = x;
             cell.dataset.y = y;
-            cell.title = `${x},${y}`;
+            cell.title = fieldName(x, y);
             row.appendChild(cell);
           }
           grid.appendChild(row);
@@ -156,7 +173,10 @@
         return m ? Number(m[2]) * w + Number(m[1]) : -1;
       }
 
+      let drawnMoves = -1; // the moves of the live position drawn last: one more is animated
       function draw(nextView, nextState, isLive) {
+        const oneMore = isLive && drawnMoves >= 0 && nextState.moves.length === drawnMoves + 1;
+        drawnMoves = isLive ? nextState.moves.length : -1;
         view = nextView;
         state = nextState;
         live = isLive;
@@ -165,6 +185,8 @@
         // The golden mode ends with the turn (a move was made) or when it is no longer ours to use.
         if (golden && (!mine() || view.moves !== goldenAt)) { golden = false; goldenAt = null; }
         redraw();
+        const last = lastField();
+        if (oneMore && last >= 0 && cells[last]) Motion.pop(cells[last]);
       }
 
       function redraw() {
@@ -190,14 +212,14 @@
               if (owner === turn) cls += " active-owner";
               if (gold.has(i)) cls += " gold";
             } else if (legal.has(i)) cls += " legal";
-            if (i === last) cls += " last";
+            if (i === last) cls += " last last-to";
             if (i === cursorAt) cls += " cursor";
             const cell = cells[i];
             if (cell.className !== cls) cell.className = cls;
             const text = owner ? markOf(owner) : "";
             if (cell.textContent !== text) {
               cell.textContent = text;
-              cell.setAttribute("aria-label", `${x},${y}: ${owner ? labelOf(owner) : "empty"}`);
+              cell.setAttribute("aria-label", `${fieldName(x, y)}: ${owner ? labelOf(owner) : "empty"}`);
             }
           }
         }
@@ -238,7 +260,7 @@
           text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;
         }
         else text = `${labelOf(turn)} to move.`;
-        if (live && showCursor && ctx.mySeats().length && turn != null) text += ` Cursor ${cursor.x},${cursor.y}.`;
+        if (live && showCursor && ctx.mySeats().length && turn != null) text += ` Cursor ${fieldName(cursor.x, cursor.y)}.`;
         const info = byId("gamma-info");
         if (info.textContent !== text) info.textContent = text;
       }
@@ -347,7 +369,9 @@
           redraw();
           return true;
         }
-        if (k === " " || k === "Spacebar") {
+        if (k === " " || k === "Spacebar" || k === "Enter") {
+          // a focused button or link (Skip, a move of the list) keeps its own Enter and space
+          if (event.target.closest && event.target.closest("button, a, summary, input, select")) return false;
           const wasShown = showCursor;
           showCursor = true;
           if (!wasShown) redraw();

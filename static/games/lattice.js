@@ -17,6 +17,15 @@
   const rgbCss = (rgb) => `rgb(${rgb.map((c) => Math.round(c * 255)).join(", ")})`;
   const light = (rgb) => 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2] > 0.55;
   const lastOf = (list) => list[list.length - 1];
+  const Motion = window.QuadrilleMotion;
+
+  // Moves in words for people: "Aa1→Ab2" (a step), "Ad4×Ab2" (a capture chain, × before each landing),
+  // "return Ab1" (a captured ball brought back). The node names are the rules' (x letter, y letter, level).
+  function moveText(move) {
+    if (move.startsWith("+")) return `return ${move.slice(1)}`;
+    if (move.includes(":")) return move.split(":").join("×");
+    return move.split("-").join("→");
+  }
 
   // A side is called by its colour ("Blue"), as the server names it (Game.seat_names); B and T are the rules'.
   function sideLabel(seat, view) {
@@ -485,6 +494,9 @@
 
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
+    flips: true,
+    moveText,
+    captured: (state) => !!(state.view.last && state.view.last.captures && state.view.last.captures.length),
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
     reasonText(reason, outcome, names) {
       if (reason === "stuck") return "Neither side can move: the side with more pieces on the far level wins.";
@@ -702,7 +714,10 @@
       function moveCursor(key) {
         const [W, H, L] = view.grid;
         const cell = cursorCell();
-        let col = (Number(cell.dataset.level) - 1) * W + Number(cell.dataset.x), y = Number(cell.dataset.y);
+        // in screen terms: a flipped board runs x and y the other way within each level
+        const turn = flippedView();
+        const sx = (x) => (turn ? W - 1 - x : x), sy = (y) => (turn ? H - 1 - y : y);
+        let col = (Number(cell.dataset.level) - 1) * W + sx(Number(cell.dataset.x)), y = sy(Number(cell.dataset.y));
         if (key === "ArrowLeft") col = Math.max(0, col - 1);
         else if (key === "ArrowRight") col = Math.min(W * L - 1, col + 1);
         else if (key === "ArrowUp") y = Math.min(H - 1, y + 1);
@@ -711,7 +726,7 @@
         else if (key === "End") col = Math.floor(col / W) * W + W - 1;
         else if (key === "PageUp") col = Math.min(W * L - 1, col + W);
         else if (key === "PageDown") col = Math.max(0, col - W);
-        const next = levelsBox().querySelector(`.cell[data-level="${Math.floor(col / W) + 1}"][data-x="${col % W}"][data-y="${y}"]`);
+        const next = levelsBox().querySelector(`.cell[data-level="${Math.floor(col / W) + 1}"][data-x="${sx(col % W)}"][data-y="${sy(y)}"]`);
         if (next) setCursor(next, true);
       }
       const CURSOR_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
@@ -776,6 +791,7 @@
 
       // -- drawing ---------------------------------------------------------------------------------
       function flippedView() {
+        if (ctx.flipped) return ctx.flipped(); // the match page: T's player, or the flip button
         const seats = ctx.mySeats();
         return seats.length === 1 && seats[0] === 2; // T at the bottom for the player who holds only T
       }
@@ -816,6 +832,8 @@
           if (n.id === ui.selected) cls += " selected";
           if (movableSet.has(n.id)) cls += " movable";
           if (lastPath.has(n.id)) cls += " last";
+          if (last && n.id === last.path[0]) cls += " last-from";
+          if (last && n.id === lastOf(last.path)) cls += " last-to";
           if (lastCaps.has(n.id)) cls += " last-capture";
           if (cell.className !== cls) cell.className = cls;
           const step = steps.has(n.id) && preview.path.length > 2 ? String(steps.get(n.id)) : "";
@@ -916,11 +934,18 @@
         if (changed) { ui.selected = null; ui.armed = null; ui.chain = {}; ui.focusMove = null; }
         if (ui.selected && !(view.legal[ui.selected])) ui.selected = null;
         pendingAnimation = isLive && prev && drawnMoves >= 0 ? animationFor(prev, view) : null;
+        // the flat view: the piece glides from where the move began (its cell's place, taken before the redraw)
+        const glide = pendingAnimation && pendingAnimation.path.length > 1 && cellOf(pendingAnimation.path[0])
+          ? { to: lastOf(pendingAnimation.path), from: cellOf(pendingAnimation.path[0]).getBoundingClientRect() } : null;
         drawnMoves = isLive ? view.move_count : -1;
         drawnMatchVersion = state.version;
         $("#lattice-paused").hidden = !(state.paused && state.seats.some((s) => s.kind === "ai") && !state.outcome);
         render();
         pendingAnimation = undefined;
+        if (glide && cellOf(glide.to)) Motion.slide(cellOf(glide.to).querySelector(".piece"), glide.from);
+        else if (isLive && prev && view.last && view.move_count === prev.move_count + 1 && cellOf(lastOf(view.last.path))) {
+          Motion.pop(cellOf(lastOf(view.last.path)).querySelector(".piece")); // a return: the ball comes back
+        }
         const cursor = cursorCell();
         if (cursor && cursor.tabIndex !== 0) setCursor(cursor, false);
       }

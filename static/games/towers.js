@@ -16,12 +16,39 @@
   const LOCK = '<span class="lock-mark" aria-hidden="true"><svg viewBox="0 0 16 16"><rect x="3" y="7" width="10" height="8" rx="1.5"/><path d="M5 7 V5 a3 3 0 0 1 6 0 V7" fill="none" stroke-width="2"/></svg></span>';
 
   const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  const Motion = window.QuadrilleMotion;
+
+  // Cell names for people, as on a chessboard: files a, b, c… from the left, ranks 1, 2, 3… from Blue's side
+  // (the bottom row, y = n - 1 in the move strings, is rank 1).
+  const FILES = "abcdefghijklmnopqrstuvwxyz";
+  const cellName = (x, y, n) => `${FILES[x] || x}${n - y}`;
+  function moveText(move, n) {
+    const g = MOVE_RE.exec(move);
+    if (g) {
+      const k = Number(g[5]);
+      return `${cellName(+g[1], +g[2], n)}→${cellName(+g[3], +g[4], n)}${k > 1 ? ` (${k})` : ""}`;
+    }
+    if (/^i\d+$/.test(move)) return `import ${move.slice(1)}`;
+    if (move === "end") return "end";
+    return move;
+  }
+  const boardSize = (state) => (state.view && state.view.size) || (state.options && state.options.size) || 6;
+  // The pawns each side has on the board: a capture lowers the other side's.
+  function pawns(view) {
+    const out = { 1: 0, 2: 0 };
+    for (const t of view.towers) out[t.owner] += t.height;
+    return out;
+  }
 
   // The same markup as the template's stack() macro.
-  function stackHTML(h, master) {
+  // Each disc carries its side's letter on the top one (B or R), so a greyscale picture still tells them apart.
+  // The letter and the coordinates are drawn by CSS from data attributes: the cell's name for assistive
+  // technology stays its aria-label ("c2: Blue pawn"), not mixed with these marks.
+  function stackHTML(h, master, owner) {
     const v = Math.min(h, MAX_DISCS);
     let html = `<span class="stack" style="--v: ${v}">`;
     for (let d = 0; d < v; d++) html += `<i class="disc" style="--d: ${d}"></i>`;
+    if (owner) html += `<b class="side-mark" data-side="${NAMES[owner][0]}" aria-hidden="true"></b>`;
     if (master) html += CROWN;
     if (h > 1) html += `<b class="height">${h}</b>`;
     return html + "</span>";
@@ -42,6 +69,13 @@
       return undefined;
     },
     scoreText: () => "", // the outcome's scores only repeat who won
+    flips: true,
+    moveText: (move, state) => moveText(move, boardSize(state)),
+    captured(state, previous) {
+      const mover = previous.view.turn;
+      if (!mover) return false;
+      return pawns(state.view)[3 - mover] < pawns(previous.view)[3 - mover];
+    },
 
     mount(area, ctx) {
       const $ = (id) => area.querySelector("#" + id);
@@ -61,12 +95,18 @@
       let autoEnd = readPref();
       let autoEndSent = null;    // the state version for which "end" was sent automatically
       let notice = null;         // {text, until}: a line for the info bar, shown up to state version `until`
+      let flipped = false;       // drawn from Red's side (the second seat's player, or the flip button)
+      let drawnMoves = -1;       // the moves of the live position drawn last: one more is animated
+      const isFlipped = () => !!(ctx.flipped && ctx.flipped());
+      const name = (x, y) => cellName(x, y, n);
 
       const grid = () => $("board");
       const idx = (x, y) => y * n + x;
 
       // -- building the grid (only when the size changes) ----------------------------------------------
-      function build(size) {
+      function build(size, turned) {
+        // Seen from Red's side the rows and the cells run the other way; every cell keeps its x and y.
+        flipped = !!turned;
         const old = grid();
         const board = document.createElement("div");
         board.className = "tw-board";
@@ -75,11 +115,15 @@
         board.setAttribute("role", "grid");
         board.setAttribute("aria-label", old.getAttribute("aria-label") || "Towers board");
         board.dataset.size = size;
-        for (let y = 0; y < size; y++) {
+        board.classList.toggle("flipped", flipped);
+        $("towers").classList.toggle("flipped", flipped);
+        for (let k = 0; k < size; k++) {
+          const y = flipped ? size - 1 - k : k;
           const row = document.createElement("div");
           row.className = "tw-row";
           row.setAttribute("role", "row");
-          for (let x = 0; x < size; x++) {
+          for (let j = 0; j < size; j++) {
+            const x = flipped ? size - 1 - j : j;
             const cell = document.createElement("div");
             cell.setAttribute("role", "gridcell");
             cell.className = "cell";
@@ -92,12 +136,14 @@
         }
         old.replaceWith(board);
         listen(board);
+        index();
       }
 
       function index() {
         n = Number(grid().dataset.size);
         $("towers").style.setProperty("--n", n);
-        cells = [...grid().querySelectorAll(".cell")];
+        cells = [];
+        for (const cell of grid().querySelectorAll(".cell")) cells[idx(Number(cell.dataset.x), Number(cell.dataset.y))] = cell;
       }
 
       // -- what the view says ---------------------------------------------------------------------------
@@ -149,8 +195,11 @@
         live = isLive;
         if (state.version !== version || !isLive) { sel = null; hover = null; endDrag(); }
         version = state.version;
-        if (Number(grid().dataset.size) !== view.size) build(view.size);
+        if (Number(grid().dataset.size) !== view.size || isFlipped() !== flipped) build(view.size, isFlipped());
         if (cells.length !== view.size * view.size) index();
+        const oneMore = isLive && drawnMoves >= 0 && state.moves.length === drawnMoves + 1;
+        const before = oneMore ? lastActionRects(state.moves[state.moves.length - 1]) : null;
+        drawnMoves = isLive ? state.moves.length : -1;
         sources = new Map();
         if (interactive()) for (const s of view.legal.sources) sources.set(idx(s.from[0], s.from[1]), s);
         if (sel) {
@@ -158,7 +207,49 @@
           if (src) sel.src = src; else sel = null;
         }
         paint();
+        if (before) animate(before);
         if (changed) maybeAutoEnd();
+      }
+
+      // -- the move just played glides from its old cell (the rectangles are taken before the repaint) --------
+      function lastActionRects(move) {
+        const g = MOVE_RE.exec(move);
+        if (g) {
+          const from = cells[idx(+g[1], +g[2])];
+          return from ? { kind: "move", to: idx(+g[3], +g[4]), from: from.getBoundingClientRect() } : null;
+        }
+        if (/^i\d+$/.test(move)) return { kind: "import" };
+        return null;
+      }
+      function animate(before) {
+        if (before.kind === "move") {
+          const cell = cells[before.to];
+          const stack = cell && cell.querySelector(".stack");
+          if (stack) Motion.slide(stack, before.from);
+        } else if (before.kind === "import") {
+          const m = view.masters[(view.turn || 1) - 1];
+          const cell = m && cells[idx(m[0], m[1])];
+          if (cell && cell.querySelector(".stack")) Motion.pop(cell.querySelector(".stack"));
+        }
+      }
+
+      // The last move stays marked: the actions of the turn under way, else those of the turn before.
+      function lastActions() {
+        const moves = (view.turn_moves || []).some((m) => MOVE_RE.test(m)) ? view.turn_moves : view.previous_turn;
+        const from = new Set(), to = new Set();
+        for (const m of moves || []) {
+          const g = MOVE_RE.exec(m);
+          if (g) { from.add(idx(+g[1], +g[2])); to.add(idx(+g[3], +g[4])); }
+        }
+        for (const i of to) from.delete(i); // a tower that moved twice: its last stop is where it is now
+        return { from, to };
+      }
+      // Ranks along the left edge, files along the bottom, as the player sees the board.
+      function coordsHTML(x, y) {
+        const left = flipped ? x === n - 1 : x === 0;
+        const bottom = flipped ? y === 0 : y === n - 1;
+        return (left ? `<span class="coord rank" data-coord="${n - y}" aria-hidden="true"></span>` : "")
+          + (bottom ? `<span class="coord file" data-coord="${FILES[x]}" aria-hidden="true"></span>` : "");
       }
 
       function paint() {
@@ -169,15 +260,16 @@
         const path = new Set(previewing ? pathCells(sel.src, hover) : []);
         const last = movedCells(view.previous_turn);
         const mine = movedCells(view.turn_moves);
+        const marks = lastActions();
         const focused = document.activeElement === grid();
         cells.forEach((cell, i) => {
           const x = i % n, y = Math.floor(i / n);
           const t = towers.get(i);
-          const sig = t ? `${t.owner}.${t.height}.${t.master ? 1 : 0}.${t.locked ? 1 : 0}` : "";
+          const sig = (t ? `${t.owner}.${t.height}.${t.master ? 1 : 0}.${t.locked ? 1 : 0}` : "") + (flipped ? "|f" : "|b");
           if (cell.dataset.sig !== sig) {
-            cell.innerHTML = t ? stackHTML(t.height, t.master) + (t.locked ? LOCK : "") : "";
+            cell.innerHTML = (t ? stackHTML(t.height, t.master, t.owner) + (t.locked ? LOCK : "") : "") + coordsHTML(x, y);
             cell.dataset.sig = sig;
-            cell.setAttribute("aria-label", `${x},${y}: ` + (t
+            cell.setAttribute("aria-label", `${name(x, y)}: ` + (t
               ? `${NAMES[t.owner]} ${t.height > 1 ? "tower of " + t.height : "pawn"}${t.master ? ", master" : ""}${t.locked ? ", locked" : ""}`
               : "empty"));
           }
@@ -197,6 +289,8 @@
           if (path.has(i)) cls += " path";
           if (previewing && i === hover) cls += " drop";
           if (last.has(i)) cls += " last";
+          if (marks.from.has(i)) cls += " last-from";
+          if (marks.to.has(i)) cls += " last-to";
           if (mine.has(i)) cls += " this-turn";
           if (keyboard && focused && i === cursor) cls += " cursor";
           if (cell.className !== cls) cell.className = cls;
@@ -207,6 +301,11 @@
         board.classList.toggle("kbd", keyboard);
         board.dataset.turn = view.turn || "";
         board.dataset.selected = sel ? `${sel.src.from[0]},${sel.src.from[1]}` : "";
+        // The keyboard cursor is the grid's active cell for assistive technology (the focus stays on the grid).
+        const active = keyboard && focused && cursor != null && cells[cursor] ? cells[cursor] : null;
+        if (active && !active.id) active.id = `tw-cell-${active.dataset.x}-${active.dataset.y}`;
+        if (active) board.setAttribute("aria-activedescendant", active.id);
+        else board.removeAttribute("aria-activedescendant");
         board.dataset.count = sel ? sel.count : "";
         paintBars(previewing ? target.distance * sel.count : 0);
         paintControls();
@@ -272,9 +371,9 @@
         else if (view.turn == null) text = "";
         else if (sel) {
           const h = sel.src.height, [x, y] = sel.src.from;
-          text = `${h > 1 ? "Tower of " + h : "Pawn"} at ${x},${y}: moving ${sel.count === h ? (h > 1 ? "the whole tower" : "it") : plural(sel.count, "pawn")}`;
+          text = `${h > 1 ? "Tower of " + h : "Pawn"} at ${name(x, y)}: moving ${sel.count === h ? (h > 1 ? "the whole tower" : "it") : plural(sel.count, "pawn")}`;
           if (target) {
-            text += ` to ${target.to[0]},${target.to[1]} costs ${target.distance} × ${sel.count} = ${plural(target.distance * sel.count, "point")}.`;
+            text += ` to ${name(target.to[0], target.to[1])} costs ${target.distance} × ${sel.count} = ${plural(target.distance * sel.count, "point")}.`;
           } else {
             const any = sel.src.targets.some((t) => t.counts.includes(sel.count));
             text += any ? "; the green cells are where it can go." : "; no cell can take that many: choose another number.";
@@ -335,7 +434,7 @@
           // The chosen number of pawns cannot go there, other numbers can (the server's list): ask which.
           const choices = t.counts.map((k) => [`Move ${plural(k, "pawn")} (${k * t.distance} pt)`,
             () => play(moveString(src, x, y, k))]);
-          Quadrille.ask(`${plural(sel.count, "pawn")} cannot go to ${x},${y}. Move how many?`, choices.concat([["Cancel", null]]));
+          Quadrille.ask(`${plural(sel.count, "pawn")} cannot go to ${name(x, y)}. Move how many?`, choices.concat([["Cancel", null]]));
           return;
         }
         const other = sources.get(i);
@@ -400,7 +499,7 @@
         ghost = document.createElement("div");
         ghost.className = `tw-ghost p${owner}${sel.count === src.height && towerMap().get(sel.i).master ? " master" : ""}`;
         ghost.style.setProperty("--size", size + "px");
-        ghost.innerHTML = stackHTML(sel.count, sel.count === src.height && towerMap().get(sel.i).master);
+        ghost.innerHTML = stackHTML(sel.count, sel.count === src.height && towerMap().get(sel.i).master, owner);
         document.body.appendChild(ghost);
         moveGhost(event);
         paint();
@@ -531,7 +630,7 @@
           keyboard = true;
           startCursor();
           if (wasShown) {
-            const [dx, dy] = ARROWS[k];
+            const [dx, dy] = ARROWS[k].map((d) => (flipped ? -d : d)); // the arrows go where they point on the screen
             const x = Math.min(n - 1, Math.max(0, (cursor % n) + dx));
             const y = Math.min(n - 1, Math.max(0, Math.floor(cursor / n) + dy));
             cursor = idx(x, y);

@@ -8,6 +8,12 @@
     w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
   };
   const CLASS = { ".": "free", "1": "p1", "2": "p2", T: "tower" };
+  const ARROW = { up: "↑", down: "↓", left: "←", right: "→" };
+  const STEP = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
+  const TURNED = { up: "down", down: "up", left: "right", right: "left" }; // a direction seen from the other side
+  const Motion = window.QuadrilleMotion;
+  // Whether the page shows the board from the second seat's side (the match page's flip; never in a tutorial).
+  const pageFlipped = () => !!(window.Quadrille.page && window.Quadrille.page.flipped && window.Quadrille.page.flipped());
 
   function directionOf(head, r, c) {
     if (c === head[1] && r !== head[0]) return r < head[0] ? "up" : "down";
@@ -23,6 +29,10 @@
   const other = (seat) => 3 - seat;
 
   Quadrille.register("trails", {
+    flips: true,
+    // The move list's words: an arrow, as the reader sees the board (turned for the second seat's side).
+    moveText: (move) => ARROW[pageFlipped() ? TURNED[move] : move] || move,
+    captured: (state) => !!(state.view.last_move && state.view.last_move.tower_taken),
     seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || ({ 1: "Blue", 2: "Red" })[seat],
     // Why the game ended, in plain words: `names` are the seats' names, `outcome` the engine's.
     reasonText(reason, outcome, names, state) {
@@ -45,8 +55,13 @@
 
       function board() { return area.querySelector(".trails-board"); }
 
-      function build(size) {
-        // Rebuild the grid only when the size changes (e.g. after importing a record of another size).
+      let flipped = false;
+      const isFlipped = () => !!(ctx.flipped && ctx.flipped());
+
+      function build(size, turned) {
+        // Rebuild the grid only when the size or the side it is seen from changes (e.g. after importing a record
+        // of another size). Seen from the second seat's side, the rows and the cells run the other way.
+        flipped = !!turned;
         const old = board();
         const grid = document.createElement("div");
         grid.className = "trails-board";
@@ -54,11 +69,15 @@
         grid.setAttribute("role", "grid");
         grid.dataset.size = size;
         grid.style.setProperty("--n", size);
-        for (let r = 0; r < size; r++) {
+        grid.setAttribute("aria-label", `Trails and Towers board, ${size} by ${size}${flipped ? ", seen from Red's side" : ""}`);
+        grid.classList.toggle("flipped", flipped);
+        for (let k = 0; k < size; k++) {
+          const r = flipped ? size - 1 - k : k;
           const row = document.createElement("div");
           row.className = "trails-row";
           row.setAttribute("role", "row");
-          for (let c = 0; c < size; c++) {
+          for (let j = 0; j < size; j++) {
+            const c = flipped ? size - 1 - j : j;
             const cell = document.createElement("div");
             cell.setAttribute("role", "gridcell");
             cell.className = "cell free";
@@ -86,30 +105,47 @@
       function draw(nextView, state, isLive) {
         view = nextView;
         live = isLive;
-        if (Number(board().dataset.size) !== view.size) build(view.size);
+        const oneMore = isLive && drawnMoves >= 0 && state.moves.length === drawnMoves + 1;
+        if (Number(board().dataset.size) !== view.size || isFlipped() !== flipped) build(view.size, isFlipped());
+        drawnMoves = isLive ? state.moves.length : -1;
         const green = new Set(view.green.map(([r, c]) => r * view.size + c));
-        const last = new Set(view.last_move ? view.last_move.cells.map(([r, c]) => r * view.size + c) : []);
+        const lm = view.last_move;
+        const last = new Set(lm ? lm.cells.map(([r, c]) => r * view.size + c) : []);
+        // where the trail's head stood before the move: one step back from the first cell claimed
+        const from = lm && STEP[lm.move] && lm.cells.length
+          ? (lm.cells[0][0] - STEP[lm.move][0]) * view.size + lm.cells[0][1] - STEP[lm.move][1] : -1;
         const active = view.turn ? view.heads[view.turn - 1] : null;
         const cells = board().querySelectorAll(".cell");
         cells.forEach((cell) => {
           const r = Number(cell.dataset.r), c = Number(cell.dataset.c), i = r * view.size + c;
           let cls = "cell " + CLASS[view.cells[r][c]];
           if (green.has(i)) cls += " green";
-          if (last.has(i)) cls += " last";
+          if (last.has(i)) cls += " last last-to";
+          if (i === from) cls += " last-from";
           if (active && active[0] === r && active[1] === c) cls += " head";
           if (view.heads[0][0] === r && view.heads[0][1] === c) cls += " head1";
           if (view.heads[1][0] === r && view.heads[1][1] === c) cls += " head2";
           if (cell.className !== cls) cell.className = cls;
         });
         board().classList.toggle("replaying", !isLive);
+        if (oneMore && lm) animate(lm);
         board().dataset.turn = view.turn || "";
         for (const b of area.querySelectorAll("[data-taken]")) b.textContent = view.taken[Number(b.dataset.taken) - 1];
         const needed = area.querySelector("#towers-needed");
         if (needed) needed.textContent = towersNeededText(view.towers_needed);
       }
 
+      let drawnMoves = -1; // the moves of the live position drawn last: a move one on from it is animated
+
+      // The cells the move claimed grow one after another, from the old head to the new one.
+      function animate(lm) {
+        const cells = lm.cells.map(([r, c]) => board().querySelector(`.cell[data-r="${r}"][data-c="${c}"]`)).filter(Boolean);
+        Motion.sequence(cells, Motion.pop);
+      }
+
       function key(event) {
-        const move = KEYS[event.key];
+        let move = KEYS[event.key];
+        if (move && flipped) move = TURNED[move]; // the arrows go where they point on the screen
         if (!move || !view || view.turn == null) return false;
         ctx.play(move);
         return true;

@@ -2,8 +2,12 @@
 //
 // - The tab title says "Your turn" while it is the player's turn (and blinks while the tab is hidden), or
 //   what happened ("Bob joined", "Red left the game", "You won").
-// - Sounds, made in the page with the Web Audio API (no files, no CDN): off until the player turns them on;
-//   the choice is remembered in this browser (localStorage).
+// - Sounds, made in the page with the Web Audio API (no files, no CDN): a soft tick for every move, a lower
+//   knock for a capture (the renderer's `captured(state, previous)`), tunes for the turn, the end and the
+//   people. On until the player turns them off (the button or M), as on lichess, whose sounds are on by default:
+//   a move you cannot see land (the opponent's, in another tab) is what the sound is for, and browsers keep
+//   every page silent until the player has clicked or pressed a key in it anyway. The choice is remembered in
+//   this browser (localStorage).
 // - Browser notifications, only after the player opts in (a button), and only while the tab is hidden.
 // Events come from comparing each STATE (and presence) with the one before: the server decides, this only tells.
 (function () {
@@ -25,11 +29,13 @@
     win: [[523, 0, 0.15], [659, 0.15, 0.15], [784, 0.3, 0.15], [1047, 0.45, 0.4]],
     end: [[587, 0, 0.2], [440, 0.2, 0.4]],
     offer: [[740, 0, 0.1], [740, 0.18, 0.1]],
+    move: [[520, 0, 0.07]],
+    capture: [[300, 0, 0.09], [220, 0.06, 0.14]],
   };
 
   window.Quadrille.part("signals", (page) => {
     const store = storage();
-    let soundOn = !!(store && store.getItem(SOUND_KEY) === "on");
+    let soundOn = !(store && store.getItem(SOUND_KEY) === "off");
     let audio = null;
     const baseTitle = document.title;
     let headline = "";       // what the title says before the game's name
@@ -38,6 +44,7 @@
     // -- sound ----------------------------------------------------------------------------------------
     function play(name) {
       if (!soundOn) return;
+      page.root.dataset.sound = name; // the last sound played: for tests and the console
       try {
         audio = audio || new (window.AudioContext || window.webkitAudioContext)();
         if (audio.state === "suspended") audio.resume();
@@ -126,7 +133,13 @@
       if (!shown) { shown = true; previous = null; } // the first drawing tells nothing new
       if (state.outcome) {
         const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over";
-        if (previous && !previous.outcome) tell(title, role === "player" && title === "You won" ? "win" : "end", title);
+        const tune = role === "player" && title === "You won" ? "win" : "end";
+        if (previous && !previous.outcome) {
+          // the move that ended the game is heard too, then the end's tune
+          const moved = moveSound(state, previous);
+          if (moved) window.setTimeout(() => play(tune), 150);
+          tell(title, moved ? null : tune, title);
+        }
         else { headline = title; drawTitle(); }
         return;
       }
@@ -145,9 +158,20 @@
         return;
       }
       const mine = page.myTurn();
-      if (mine && previous && previous.turn !== state.turn) tell("Your turn", "turn", "Your turn");
+      const moved = moveSound(state, previous);
+      if (mine && previous && previous.turn !== state.turn) tell("Your turn", moved ? null : "turn", "Your turn");
       else { headline = mine ? "Your turn" : ""; drawTitle(); }
       offersChanged(state, previous);
+    }
+
+    // A move just drawn (not a step through the game): its sound. Whether it took something is the renderer's.
+    function moveSound(state, previous) {
+      if (!previous || page.replaying() || state.moves.length !== previous.moves.length + 1) return false;
+      const spec = page.spec;
+      let capture = false;
+      try { capture = !!(spec.captured && spec.captured(state, previous)); } catch (e) { capture = false; }
+      play(capture ? "capture" : "move");
+      return true;
     }
 
     function offersChanged(state, previous) {

@@ -6,9 +6,12 @@
 //   renderer.mount(boardArea, ctx) -> { draw(view, state, live), key(event) -> handled? }
 //   renderer.seatLabel(seat, state) -> "Blue", "Red", ... (the STATE's seat_names come first)
 //   renderer.reasonText(reason, outcome, names) -> a sentence saying why the game ended, in plain words
+//   renderer.moveText(move, state) -> the move in words for people ("c2→c3", "↑"); the API keeps its strings
+//   renderer.captured(state, previous) -> whether the move just drawn took something (the capture sound)
+//   renderer.flips -> true when the board has a side for each player (drawn turned for the second seat)
 // The rest of the page is split by concern into parts (match-dialogs.js, match-signals.js, match-invite.js,
-// match-offers.js, match-result.js), each registered with Quadrille.part(name, mount): mount(page) returns
-// {render(state, previous)} and is called after every change.
+// match-offers.js, match-result.js, match-moves.js, match-announce.js), each registered with
+// Quadrille.part(name, mount): mount(page) returns {render(state, previous)} and is called after every change.
 (function () {
   "use strict";
   const Tokens = window.QuadrilleTokens;
@@ -46,7 +49,9 @@
     window.quadrilleSocket = socket; // for tests and the console
 
     let fade = null;
+    const heard = []; // parts that follow the page's messages (the live region announces refusals)
     function message(text, kind) {
+      for (const hear of heard) hear(text || "", kind);
       const box = $("message");
       box.textContent = text || "";
       box.className = "message" + (kind ? " " + kind : "");
@@ -77,17 +82,39 @@
       message,
       emit,
     };
+    // -- which way up the board is: the second seat's player sees it from their side; anyone may flip it ----
+    // (remembered per match for this tab, so a reload keeps it)
+    const FLIP_KEY = `quadrille.flip.${matchId}`;
+    const session = (() => { try { return window.sessionStorage; } catch (e) { return null; } })();
+    let flipToggled = !!(session && session.getItem(FLIP_KEY) === "1");
+    const ownSide = () => state.players === 2 && mySeats.length === 1 && mySeats[0] === 2;
+    ctx.flipped = () => ownSide() !== flipToggled;
+    function toggleFlip() {
+      flipToggled = !flipToggled;
+      if (session) session.setItem(FLIP_KEY, flipToggled ? "1" : "0");
+      render();
+    }
+    // A move in words for people, from the renderer (the API and the record keep the move strings).
+    const moveText = (move, st) => {
+      try { return spec && spec.moveText ? spec.moveText(move, st || state) : move; } catch (e) { return move; }
+    };
+    ctx.moveText = moveText;
     const renderer = spec ? spec.mount($("board-area"), ctx) : null;
 
     // What the parts see of the page. `role`: "player" (some seats), "hotseat" (every seat of a match of
     // several: one screen, or a demo) or "spectator".
     const page = {
-      root, matchId, embed, socket, ctx, label, names, message, emit, failed,
+      root, matchId, embed, socket, ctx, label, names, message, emit, failed, moveText,
+      spec: spec || {},
+      flipped: () => ctx.flipped(),
+      toggleFlip,
       state: () => state,
       mySeats: () => mySeats.slice(),
       token: () => token,
       presence: () => presence,
       replaying: () => !!replay,
+      replayPly: () => (wanted !== null ? wanted : replay ? replay.ply : null),
+      stepTo: (ply) => stepTo(ply),
       role() {
         if (!mySeats.length) return "spectator";
         return mySeats.length === state.seats.length && state.seats.length > 1 ? "hotseat" : "player";
@@ -96,6 +123,7 @@
       setToken(next, seats) { token = next; Tokens.set(matchId, next); if (seats) mySeats = seats; },
       watch,
       render,
+      onMessage: (hear) => heard.push(hear),
       go(match) { window.location.href = `${embed ? "/embed/" : "/m/"}${match}`; },
     };
     Quadrille.page = page;
@@ -113,12 +141,53 @@
       });
     }
 
+    // Moves are shown one at a time: a STATE that adds another player's move waits until the one before it has
+    // been on the board for STEP_MS (its animation), so a computer's quick reply, or a Towers turn of several
+    // actions sent as several STATEs, plays out step by step instead of landing in one frame. A page far behind (a
+    // reconnect, a fast bot) jumps to the newest. The STATEs themselves are the server's, drawn as they are.
+    const STEP_MS = 260;
+    const MAX_BEHIND = 4;
+    const queue = [];
+    let pacedUntil = 0, pacer = null;
     function applyState(next, force) {
-      if (!force && next.version < state.version) return; // an older state overtaken by a newer one
+      if (force) {
+        queue.length = 0;
+        clearTimeout(pacer);
+        pacer = null;
+        show(next, true);
+        return;
+      }
+      queue.push(next);
+      pump();
+    }
+    function pump() {
+      if (pacer) return;
+      while (queue.length) {
+        if (queue.length > MAX_BEHIND) queue.splice(0, queue.length - 1);
+        const next = queue[0];
+        const wait = pacedUntil - Date.now();
+        if (next.moves.length > state.moves.length && wait > 0 && !ownMove(next)) {
+          pacer = setTimeout(() => { pacer = null; pump(); }, wait);
+          return;
+        }
+        queue.shift();
+        if (show(next)) pacedUntil = Date.now() + STEP_MS;
+      }
+    }
+    // A move of this page's own seats is drawn at once (a quick player's next move must not wait, nor be sent
+    // with the version of a position still queued); the others' moves (the computer's actions) are paced.
+    const ownMove = (next) => {
+      const mover = next.movers && next.movers[next.moves.length - 1];
+      return mover != null && mySeats.includes(mover) && !state.seats.some((s) => s.seat === mover && s.kind === "ai");
+    };
+    page.settled = () => !queue.length; // for tests: every STATE received has been drawn
+    function show(next, force) {
+      if (!force && next.version < state.version) return false; // an older state overtaken by a newer one
       const previous = state;
       state = next;
       if (replay && replay.ply > state.moves.length) replay = null;
       render(previous);
+      return state.moves.length > previous.moves.length;
     }
 
     socket.on("connect", watch);
@@ -143,7 +212,7 @@
       const live = !replay;
       if (renderer) renderer.draw(live ? state.view : replay.view, state, live);
       renderStatus();
-      renderMoves();
+      renderPly();
       renderControls();
       for (const p of parts) if (p.render) p.render(state, previous || state);
     }
@@ -191,19 +260,14 @@
       $("presence").textContent = [you, crowd.replace("  ", " ")].filter(Boolean).join(" ");
     }
 
-    function renderMoves() {
-      const list = $("move-list");
-      list.innerHTML = "";
-      state.moves.forEach((m, i) => {
-        const li = document.createElement("li");
-        li.dataset.ply = i + 1;
-        li.textContent = m;
-        if (replay && replay.ply === i + 1) li.className = "current";
-        li.addEventListener("click", () => stepTo(i + 1));
-        list.appendChild(li);
-      });
-      if (!replay) list.scrollTop = list.scrollHeight;
+    // The move list itself is a part (match-moves.js); the core says where the replay stands.
+    function renderPly() {
       $("ply-label").textContent = replay ? `move ${replay.ply} of ${state.moves.length}` : "live";
+      const flip = $("flip");
+      if (flip) {
+        flip.hidden = !(spec && spec.flips);
+        flip.setAttribute("aria-pressed", String(ctx.flipped()));
+      }
     }
 
     function renderControls() {
@@ -287,6 +351,7 @@
     $("step-back").addEventListener("click", () => stepTo(currentPly() - 1));
     $("step-forward").addEventListener("click", () => stepTo(currentPly() + 1));
     $("step-last").addEventListener("click", () => stepTo(state.moves.length));
+    if ($("flip")) $("flip").addEventListener("click", toggleFlip);
     $("continue-here").addEventListener("click", () => {
       const ply = currentPly();
       const later = state.moves.length - ply;
@@ -359,6 +424,7 @@
       if (event.target.closest && event.target.closest("input, select, textarea")) return;
       if (document.querySelector("dialog[open]")) return; // a dialog handles its own keys (Esc closes it)
       if (event.ctrlKey || event.metaKey || event.altKey) return;
+      for (const p of parts) if (p.key && p.key(event)) { event.preventDefault(); return; }
       if (replay || wanted !== null) {
         if (event.key === "ArrowLeft" || event.key === "[") stepTo(currentPly() - 1);
         else if (event.key === "ArrowRight" || event.key === "]") stepTo(currentPly() + 1);
@@ -367,7 +433,6 @@
         event.preventDefault();
         return;
       }
-      for (const p of parts) if (p.key && p.key(event)) { event.preventDefault(); return; }
       if (renderer && renderer.key && renderer.key(event)) { event.preventDefault(); return; }
       const k = event.key.length === 1 ? event.key.toLowerCase() : event.key;
       if (k === "p" && !$("pause").hidden) togglePause();

@@ -139,6 +139,8 @@ def test_a_private_invite_a_stranger_the_friend_signals_take_backs_and_a_claim_a
     ann.click("#offer-takeback")
     bob.wait_for_selector("#offer-bar:not([hidden])")
     bob.click("#offer-bar button:text-is('Accept')")
+    # (it was Ann's turn before too: wait for the take-back itself, then for her turn)
+    ann.wait_for_function("n => window.Quadrille.page.state().moves.length < n", arg=len(state["moves"]))
     ann.wait_for_function("document.getElementById('status').textContent === 'Your turn'")
     after = api_state(live_server, match)
     assert after["turn"] == 1 and len(after["moves"]) < len(state["moves"])
@@ -225,7 +227,7 @@ def test_r_asks_before_restarting_and_escape_keeps_the_game(live_server, new_con
     assert api_state(live_server, created["match"])["moves"] == state["moves"]
     page.keyboard.press("r")
     confirm(page, "Restart")
-    page.wait_for_function("document.querySelectorAll('#move-list li').length === 0")
+    page.wait_for_function("document.querySelectorAll('#move-list [data-ply]').length === 0")
     assert api_state(live_server, created["match"])["moves"] == []
 
 

@@ -140,7 +140,7 @@ def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_tur
     assert game.state["moves"][-1] == "m2,2>2,1:1"
     assert game.state["view"]["locked"] == [] and game.state["view"]["move_points"] == 2
     bob.wait_for_selector(".tw-board:not(:has(.cell.locked))")
-    assert cell(bob, 3, 1).get_attribute("data-sig") == "2.1.0.0"
+    assert cell(bob, 3, 1).get_attribute("data-sig").split("|")[0] == "2.1.0.0"  # owner.height.master.locked|side
     assert bar(bob, 2) == (2, 0)
     game.click("#tw-import", "i1")
     assert game.state["moves"][-1] == "i1"
@@ -160,11 +160,14 @@ def test_two_players_play_a_whole_game_online_with_drags_import_undo_and_end_tur
         assert page.locator(".tw-board .cell.green").count() == 0
         assert page.is_disabled("#tw-end") and page.is_disabled("#tw-import") and page.is_disabled("#tw-undo")
     assert ann.locator("#tw-bar-1.winner").count() == 1
-    # The board drawn on Red's screen is the server's final position, cell by cell.
+    # The board drawn on Red's screen (seen from Red's side: the cells in the other order) is the server's final
+    # position, cell by cell.
     final = game.state["view"]["board"]
-    sigs = bob.eval_on_selector_all(".tw-board .cell", "cs => cs.map(c => c.dataset.sig)")
-    drawn = [[0 if not s else (1 if s[0] == "1" else -1) * int(s.split(".")[1]) for s in sigs[r * 5:(r + 1) * 5]]
-             for r in range(5)]
+    cells = bob.eval_on_selector_all(".tw-board .cell", "cs => cs.map(c => [+c.dataset.x, +c.dataset.y, c.dataset.sig.split('|')[0]])")
+    assert [c[:2] for c in cells[:2]] == [[4, 4], [3, 4]]
+    sig = {(x, y): s for x, y, s in cells}
+    drawn = [[0 if not sig[x, y] else (1 if sig[x, y][0] == "1" else -1) * int(sig[x, y].split(".")[1]) for x in range(5)]
+             for y in range(5)]
     assert drawn == final
     assert game.state["moves"] == ["m2,3>2,2:1", "m2,1>2,0:1", "m2,2>2,1:1", "i1", "end", "m2,1>2,0:1"]
     shoot(ann, "finished")

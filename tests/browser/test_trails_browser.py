@@ -14,6 +14,8 @@ from tests.browser.conftest import api_state, confirm, join_by_invite, lobby_sta
 pytestmark = pytest.mark.browser
 
 KEY_FOR = {"up": "ArrowUp", "down": "s", "left": "a", "right": "ArrowRight"}
+# The second seat's player sees the board from their side: the keys go where they point on their screen.
+TURNED = {"up": "down", "down": "up", "left": "right", "right": "left"}
 STEP = {"up": (-1, 0), "down": (1, 0), "left": (0, -1), "right": (0, 1)}
 
 
@@ -67,7 +69,7 @@ def test_two_friends_play_a_whole_game_by_link_while_a_third_watches(live_server
         page = pages[state["turn"]]
         move = state["legal"][ply % len(state["legal"])]
         if ply % 2:
-            page.keyboard.press(KEY_FOR[move])
+            page.keyboard.press(KEY_FOR[TURNED[move] if state["turn"] == 2 else move])
         else:
             play_by_click(page, state, move)
         for p in (ann, bob, cat):
@@ -134,7 +136,7 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     wait_version(page, 6)
     assert api_state(live_server, match)["moves"] == ["right", "up", "right", "left"]
 
-    page.click('#move-list li[data-ply="2"]')  # step back to move 2, look, and go on from there
+    page.click('#move-list [data-ply="2"]')  # step back to move 2, look, and go on from there
     page.wait_for_function("document.getElementById('ply-label').textContent === 'move 2 of 4'")
     assert page.locator(".trails-board.replaying").count() == 1
     page.click("#step-back")
@@ -169,7 +171,7 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     assert api_state(live_server, match_id(page))["moves"] == record["moves"]
     page.keyboard.press("r")
     confirm(page, "Restart")
-    page.wait_for_function("document.querySelectorAll('#move-list li').length === 0")
+    page.wait_for_function("document.querySelectorAll('#move-list [data-ply]').length === 0")
     shoot(page, "imported-and-restarted")
 
     page.keyboard.press("Escape")  # Escape offers to leave; a second Escape closes the dialog

@@ -408,3 +408,24 @@ def test_a_match_holds_a_bounded_number_of_events(service):
     assert version == 4 * 7 + 400  # 3x3 Trails lasts at most 7 moves
     assert error_of(service.play, match, token, service.state(match)["legal"][0]).error == "match-full"
     assert service.state(match)["version"] == version
+
+
+
+def test_the_state_says_who_played_each_move(service):
+    """STATE `movers`: the seat that played each move, for the move list's rounds (a Towers turn of several
+    actions is a run of one seat's moves); a rewind cuts it with the moves; an imported record's moves: null."""
+    def cost(move):  # the move points a tower's move spends: its distance times the pawns moved
+        (x0, y0), (x1, y1) = (map(int, c.split(",")) for c in move[1:].split(":")[0].split(">"))
+        return (abs(x1 - x0) + abs(y1 - y0)) * int(move.split(":")[1])
+    created = service.create("towers", {"size": 6}, "local")  # two move points a turn
+    token, state, turns = created["token"], service.state(created["match"]), []
+    while len(state["moves"]) < 8:
+        turns.append(state["turn"])
+        move = min((m for m in state["legal"] if m.startswith("m")), key=cost, default="end")
+        state = service.play(created["match"], token, move)
+    assert state["movers"] == turns and set(turns) == {1, 2}
+    assert any(a == b for a, b in zip(turns, turns[1:]))  # a turn of several actions
+    state = service.rewind(created["match"], token, 3)
+    assert state["movers"] == turns[:3]
+    imported = service.create("trails", {"size": 7}, "local", moves=["down", "up"])
+    assert service.state(imported["match"])["movers"] == [None, None]

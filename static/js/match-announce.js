@@ -1,0 +1,86 @@
+// The live region: what a screen reader hears without looking. One polite region (#announce), not chatty:
+// the moves just played in words ("Red: c2→c3, d1→d2, end of turn"), then whose turn it is, the refusals
+// ("That is not your tower.") and the result. Moves that arrive together (a Towers turn of several actions) are
+// said in one sentence after a short pause; stepping through the game says the move shown.
+(function () {
+  "use strict";
+  const GATHER_MS = 700; // the actions of one quick computer turn arrive within this; they are said together
+
+  window.Quadrille.part("announce", (page) => {
+    const region = document.getElementById("announce");
+    // a seat as its renderer calls it, mark included (Gamma's "Blue (A)"), else the page's name for it
+    const who = (seat) => (page.spec.seatLabel ? page.spec.seatLabel(seat, page.state()) : page.label(seat));
+    let pending = [];      // [{mover, text}] not said yet
+    let timer = null;
+    let shown = false;
+    let lastTurn = null;
+    let shownPly = null;   // the move shown while stepping through the game
+
+    function say(text) {
+      if (!text) return;
+      // The same words twice in a row are not announced again unless the region changes: clear, then set.
+      region.textContent = "";
+      window.setTimeout(() => { region.textContent = text; }, 30);
+    }
+
+    function turnText(state) {
+      if (state.outcome) return window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over.";
+      if (state.turn == null) return "";
+      if (page.role() === "player" && page.myTurn()) return "Your turn.";
+      return `${who(state.turn)} to move.`;
+    }
+
+    function flush() {
+      timer = null;
+      const state = page.state();
+      const parts = [];
+      let k = 0;
+      while (k < pending.length) {
+        const seat = pending[k].mover;
+        const texts = [];
+        while (k < pending.length && pending[k].mover === seat) texts.push(pending[k++].text);
+        parts.push(`${seat ? who(seat) : "Move"}: ${texts.join(", ")}.`);
+      }
+      pending = [];
+      const turn = turnText(state);
+      lastTurn = state.turn;
+      say([...parts, turn].filter(Boolean).join(" "));
+    }
+
+    function render(state, previous) {
+      if (!shown) { shown = true; lastTurn = state.turn; return; } // the first drawing tells nothing new
+      if (page.replaying()) {
+        const ply = page.replayPly();
+        if (ply !== shownPly) {
+          shownPly = ply;
+          say(ply ? `Move ${ply} of ${state.moves.length}: ${page.moveText(state.moves[ply - 1], state)}.` : "The start position.");
+        }
+        return;
+      }
+      if (shownPly !== null) { shownPly = null; say(`Back to the game. ${turnText(state)}`); return; }
+      const before = previous ? previous.moves.length : 0;
+      const grew = state.moves.length > before
+        && previous.moves.every((m, i) => m === state.moves[i]);
+      if (grew) {
+        for (let i = before; i < state.moves.length; i++) {
+          pending.push({ mover: state.movers && state.movers[i], text: page.moveText(state.moves[i], state) });
+        }
+      } else if (state.moves.length < before) {
+        pending = [];
+        say(`Taken back to move ${state.moves.length}. ${turnText(state)}`);
+        lastTurn = state.turn;
+        return;
+      }
+      const ended = state.outcome && (!previous || !previous.outcome);
+      if (grew || ended || (state.turn !== lastTurn && state.started)) {
+        clearTimeout(timer);
+        timer = window.setTimeout(flush, ended ? 50 : GATHER_MS);
+      }
+    }
+
+    // Refusals and notes from the page (an illegal move, "Wait for your turn."): said at once.
+    page.onMessage((text) => { if (text) say(text); });
+
+    return { render };
+  });
+})();
