@@ -17,6 +17,19 @@ DEFAULTS = {
     # Proxies in front of the server whose X-Forwarded-For/-Proto to trust (0: none; 1 behind one nginx).
     "PROXY_HOPS": 0,
 
+    # -- several processes (docs/architecture.md, "Past one process") --------------------------------------
+    # A Redis URL (redis://host:6379/0): broadcasts travel between processes through it (Flask-SocketIO's
+    # message_queue), and presence, leases, timers, the computer's quota and the budgets are shared in it.
+    # None: one process, everything in memory. app.py sets it from --message-queue.
+    "MESSAGE_QUEUE": None,
+    # Redis keys start with this, so that several sites may share one Redis.
+    "CLUSTER_PREFIX": "quadrille:",
+    # A process refreshes its presence entries every PRESENCE_TTL/3 s: a dead process's sockets vanish within it.
+    "PRESENCE_TTL": 10.0,
+    # A dead process's computer seats are taken over within LEASE_TTL plus TAKEOVER_INTERVAL seconds.
+    "LEASE_TTL": 6.0,
+    "TAKEOVER_INTERVAL": 2.0,
+
     "MAX_CONTENT_LENGTH": 1 << 20,        # HTTP bodies: 1 MiB is plenty for a record
     "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
     "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
@@ -26,7 +39,7 @@ DEFAULTS = {
 
     # -- budgets (the `limits` library's storage: memory, or Redis when RATELIMIT_STORAGE_URI names one) --
     "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_STORAGE_URI": "memory://",     # with MESSAGE_QUEUE and this left as it is: the queue's Redis
     # Socket.IO events per socket: a player, and a socket that holds no seat (a spectator).
     "SOCKET_PLAYER_EVENTS": "100 per 20 seconds",
     "SOCKET_SPECTATOR_EVENTS": "60 per 20 seconds",

@@ -51,6 +51,7 @@ class Match:
     paused: bool = False                            # the computer waits (a demo's P key)
     votes: dict = field(default_factory=dict)       # seat -> {voter seat: when}, to hand it to the computer
     offers: Offers = field(default_factory=Offers)  # offers between the players (a rematch)
+    revision: int = 0                               # storage's count of writes to the match, as this copy knows it
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -147,16 +148,20 @@ class MatchService:
     def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None,
                  cache: MatchCache | None = None, presence: Presence | None = None, vote_ttl: float = 120.0,
                  clock: Callable[[], float] = time.monotonic, disconnect_timeout: float = 60.0,
-                 spawn: Callable | None = None, sleep: Callable[[float], None] | None = None):
-        """`clock`: monotonic seconds (the same clock as presence's); `spawn`, `sleep`: Flask-SocketIO's
-        start_background_task and sleep, for the disconnect timer (without them the timer fires only when
-        told: `timeouts.fire_due()`, as tests do)."""
+                 spawn: Callable | None = None, sleep: Callable[[float], None] | None = None,
+                 timers=None, checked: bool = False):
+        """`clock`: the same clock as presence's (monotonic seconds in one process, wall-clock seconds when
+        several share presence); `spawn`, `sleep`: Flask-SocketIO's start_background_task and sleep, for the
+        disconnect timer (without them the timer fires only when told: `timeouts.fire_due()`, as tests do);
+        `timers`: infra/timers.py's (default: in memory). `checked`: other processes write to the same
+        storage, so a cached match is checked against storage's revision before each use (and catches up)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
         self.clock = clock
+        self.checked = checked
         self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
-                                           on_due=self._announce_away)
+                                           on_due=self._announce_away, timers=timers)
         self.storage = storage
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache = cache if cache is not None else MatchCache()
@@ -175,16 +180,64 @@ class MatchService:
                     raise not_found()
                 match = self._replay(row)
                 self._cache.put(match_id, match)
+                return match
+        return self._fresh(match) if self.checked else match
+
+    def _fresh(self, match: Match) -> Match:
+        """A cached match, caught up with what other processes wrote (the revision check: one primary-key
+        read; the events after the ones held, the seats and the pause when the revision moved)."""
+        revision = self.storage.revision(match.id)
+        if revision is None:
+            raise not_found()
+        if revision == match.revision:
             return match
+        with match.lock:
+            if revision == match.revision:
+                return match
+            changes = self.storage.changes(match.id, match.version)
+            if changes is None:
+                raise not_found()
+            events = changes.events
+            if not events or events[0].seq == match.version + 1:
+                try:
+                    begun = match.begun()
+                    for event in events:
+                        self._apply(match, event)
+                        match.version = event.seq
+                        match.row.events.append(event)
+                    match.row.seats = [s for s in changes.seats if s.seat <= match.board.players]
+                    match.paused, match.revision = changes.paused, changes.revision
+                    if not begun and match.begun():
+                        match.began_at = self._began(match.row)
+                    return match
+                except Exception:  # pragma: no cover - a log this copy cannot follow: read it whole below
+                    pass
+        row = self.storage.load_match(match.id)
+        if row is None:
+            raise not_found()
+        fresh = self._replay(row)
+        with self._cache_lock:
+            self._cache.put(match.id, fresh)
+        return fresh
+
+    def _began(self, row: MatchRow) -> float:
+        """When a match loaded from storage began, on the service's clock: the stored time (the last seat's
+        claim, its start, or its creation) where the clock is wall-clock time, shared by processes; a
+        monotonic clock (one process) cannot read stored times, and counts from now, the loading."""
+        stored = max([row.created] + [s.claimed for s in row.seats if s.claimed]
+                     + [e.at for e in row.events if e.kind == "start"])
+        return min(self.clock(), stored)
 
     def _replay(self, row: MatchRow) -> Match:
         game = games.get(row.game)
         match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode),
-                      waits_for_seats=_waits_for_seats(game, row.mode), began_at=self.clock(),
-                      computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()})
+                      waits_for_seats=_waits_for_seats(game, row.mode), began_at=self._began(row),
+                      computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()},
+                      paused=row.paused, revision=row.revision)
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
+        match.began_at = self._began(row)  # the events' own times were the service's clock's while replaying
         return match
 
     def _apply(self, match: Match, event: EventRow) -> None:
@@ -220,7 +273,7 @@ class MatchService:
                 match.board = games.get(match.row.game).new(**options)
             match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
             match.__dict__.pop("seat_names", None)
-            match.began_at = self.clock()
+            match.began_at = min(self.clock(), event.at)  # (a monotonic clock cannot read a stored time)
             match.computer.update({int(seat): level for seat, level in data.get("computer", {}).items()})
             match.started = True
         elif kind == "computer":
@@ -249,10 +302,15 @@ class MatchService:
         try:
             self.storage.append_event(match.id, event)
         except Conflict:
-            # Another process or a stale cache entry wrote first: reload and let the client retry.
-            with self._cache_lock:
-                self._cache.pop(match.id, None)
+            # Another process or a stale cache entry wrote first: catch up (checked) or reload, and let the
+            # client retry.
+            if self.checked:
+                match.revision = -1
+            else:
+                with self._cache_lock:
+                    self._cache.pop(match.id, None)
             raise ServiceError(409, "stale-version", "The match changed meanwhile; reload and try again.")
+        match.revision += 1
         self._apply(match, event)
         match.version = event.seq
         match.row.events.append(event)
@@ -549,7 +607,9 @@ class MatchService:
             target = free[0]
             name = player or f"Player {target.seat}"
             if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
+                match.revision = -1  # taken through another process: catch up on the next request
                 raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
+            match.revision += 1
             target.token_hash, target.name, target.claimed = hash_token(token), name, now
             self.presence.seen(match.id, [target.seat])
             if waiting and match.begun():
@@ -647,6 +707,17 @@ class MatchService:
             self._wake_computer(match)
 
     # -- the computer's side ----------------------------------------------------------
+    def resume_computers(self, match_ids) -> None:
+        """Wake the computer in those of these matches whose cached copy has computer seats (the takeover
+        sweep of several processes: a computer to move that nobody drives any more is taken over)."""
+        with self._cache_lock:
+            mine = [m for m in match_ids if (match := self._cache.peek(m)) is not None and match.computer]
+        for match_id in mine:
+            try:
+                self.wake_computer(match_id)
+            except ServiceError:
+                pass
+
     def computer_request(self, match_id, version) -> dict | None:
         """What a worker needs to choose the computer's move, or None if the position moved on."""
         match = self._get(match_id)
@@ -682,7 +753,8 @@ class MatchService:
             self._authorise(match, token)
             if match.paused == paused:
                 return self._state(match)  # nothing changes, so nobody needs to hear of it
-            match.paused = paused
+            self.storage.set_paused(match.id, paused)
+            match.paused, match.revision = paused, match.revision + 1
             return self._publish(match)
 
     def hand_to_computer(self, match_id, token, seat, level=1, owner=None) -> dict:

@@ -50,6 +50,13 @@ def with_links(created: dict) -> dict:
     return created
 
 
+@bp.get("/health")
+def health():
+    """{"ok", "process", "database", "queue"}: 200 when the database and the queue answer, else 503."""
+    answer, ok = current_app.extensions["quadrille.health"]()
+    return jsonify(answer), 200 if ok else 503
+
+
 @bp.get("/games")
 def list_games():
     return jsonify([describe(game) for game in installed_games()])

@@ -20,7 +20,7 @@ def install(app: Flask) -> Limiter:
     config = app.config
     limiter = Limiter(get_remote_address, app=app, storage_uri=counter_storage_uri(config["RATELIMIT_STORAGE_URI"]),
                       strategy="sliding-window-counter", default_limits=[config["HTTP_RATE"]],
-                      default_limits_exempt_when=lambda: request.endpoint == "static",
+                      default_limits_exempt_when=lambda: request.endpoint in ("static", "api.health"),
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)
     creating = limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match")
     for endpoint in MATCH_CREATING_ENDPOINTS:
