@@ -306,17 +306,18 @@ class App(Service):
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> "App":
+    def start(self, timeout: float = 60.0, wait: bool = True) -> "App":
         env = {**os.environ, "PYTHONUNBUFFERED": "1",
                **{f"QUADRILLE_{name}": json.dumps(value) for name, value in self.settings.items()}}
         argv = [sys.executable, "app.py", "--port", str(self.port), "--db", self.database,
                 "--async-mode", self.async_mode]
         if self.queue:
             argv += ["--message-queue", self.queue]
-        self.log_path.write_text("") if not self.log_path.exists() else None
-        self._offset = self.log_path.stat().st_size
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         self._spawn(argv, env=env, cwd=ROOT)
-        self.wait_ready(timeout)
+        if wait:
+            self.wait_ready(timeout)
         return self
 
     def ready(self) -> bool:
@@ -339,11 +340,14 @@ class Cluster:
 
     def __init__(self, data: Path, processes: int = 2, port: int | None = None, database: str = "postgresql",
                  queue: bool = True, async_mode: str = "gevent", settings: dict | None = None,
-                 durable: bool = True, postgres: Postgres | None = None, redis: Redis | None = None):
+                 durable: bool = True, database_url: str | None = None, queue_url: str | None = None):
+        """`database_url`, `queue_url`: use these (a test's own database on a PostgreSQL server it shares)
+        instead of starting a PostgreSQL or a Redis server of the cluster's own."""
         self.data = Path(data).resolve()
         self.count, self.port, self.kind, self.with_queue = processes, port, database, queue
         self.async_mode, self.settings, self.durable = async_mode, settings or {}, durable
-        self.postgres, self.redis = postgres, redis
+        self.postgres = self.redis = None
+        self._given = (database_url, queue_url)
         self._own = []      # what this cluster started, stopped in reverse order
         self.apps: list[App] = []
         self.nginx: Nginx | None = None
@@ -352,23 +356,28 @@ class Cluster:
     def start(self) -> "Cluster":
         self.data.mkdir(parents=True, exist_ok=True)
         try:
-            if self.kind == "postgresql":
-                if self.postgres is None:
-                    self.postgres = Postgres(self.data / "postgres", durable=self.durable).start()
-                    self._own.append(self.postgres)
+            given_database, given_queue = self._given
+            if given_database:
+                self.database_url = given_database
+            elif self.kind == "postgresql":
+                self.postgres = Postgres(self.data / "postgres", durable=self.durable).start()
+                self._own.append(self.postgres)
                 self.database_url = self.postgres.url()
             else:
                 self.database_url = str(self.data / "quadrille.db")
-            if self.with_queue:
-                if self.redis is None:
-                    self.redis = Redis(self.data / "redis").start()
-                    self._own.append(self.redis)
+            if given_queue:
+                self.queue_url = given_queue
+            elif self.with_queue:
+                self.redis = Redis(self.data / "redis").start()
+                self._own.append(self.redis)
                 self.queue_url = self.redis.url()
             self.migrate()
             self.apps = [App(self.data / "apps", i + 1, self.database_url, self.queue_url,
                              async_mode=self.async_mode, settings=self.settings) for i in range(self.count)]
+            for app in self.apps:  # all at once: each imports its engines for a second or two
+                app.start(wait=False)
             for app in self.apps:
-                app.start()
+                app.wait_ready(90)
             self.nginx = Nginx(self.data / "nginx", [f"127.0.0.1:{app.port}" for app in self.apps], self.port)
             self.nginx.start()
             self.port = self.nginx.port
@@ -382,7 +391,7 @@ class Cluster:
         """Apply the migrations once, before the app processes start (each would wait for the others)."""
         subprocess.run([sys.executable, "-m", "quadrille.infra.migrate", "--url",
                         self.database_url if "://" in self.database_url else f"sqlite:///{self.database_url}",
-                        "upgrade"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+                        "upgrade"], cwd=ROOT, check=True, capture_output=True)
 
     @property
     def url(self) -> str:
@@ -396,8 +405,8 @@ class Cluster:
         (self.data / "cluster.json").write_text(json.dumps(self.description(), indent=2) + "\n")
 
     def ready_line(self) -> str:
-        database = "postgresql" if self.kind == "postgresql" else "sqlite"
-        queue = ", redis" if self.with_queue else ""
+        database = "sqlite" if "://" not in self.database_url else self.database_url.split(":")[0].split("+")[0]
+        queue = ", redis" if self.queue_url else ""
         return f"Quadrille cluster ready on {self.url}/ ({len(self.apps)} processes, {database}{queue})"
 
     def server_pids(self) -> list[int]:

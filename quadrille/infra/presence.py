@@ -30,6 +30,10 @@ from typing import Callable
 class MemoryPresence:
     """sid -> (match, seats held), indexed by match; (match, seat) -> when its player was last here."""
 
+    # Called with a match id when its presence changed other than through this process's sockets (a dead
+    # process's sockets vanished): the Socket.IO door announces it to the room.
+    on_change: Callable[[str], None] | None = None
+
     def __init__(self, grace: float = 20.0, clock: Callable[[], float] = time.monotonic):
         self.grace = grace
         self.clock = clock
@@ -237,7 +241,9 @@ class RedisPresence(MemoryPresence):
         while self._running:
             self._sleep(self.ttl / 3)
             try:
-                self._publish(self.local_matches())
+                matches = self.local_matches()
+                self._publish(matches)
+                self.reap(matches)
             except Exception:  # Redis away for a moment: the next round tries again
                 import logging
                 logging.getLogger("quadrille").warning("presence could not be refreshed in Redis", exc_info=True)
@@ -252,6 +258,24 @@ class RedisPresence(MemoryPresence):
             self._publish(sorted(touched))
         except Exception:
             pass
+
+    def reap(self, match_ids: list[str]) -> list[str]:
+        """Look for other processes' lapsed entries in these matches (one round trip for all), drop them, and
+        tell `on_change` of each match where a dead process's sockets vanished, so that its room hears it."""
+        if not match_ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for match_id in match_ids:
+            pipe.hvals(self._key(match_id))
+        now, changed = self.clock(), []
+        for match_id, values in zip(match_ids, pipe.execute()):
+            if any(json.loads(value)["until"] < now for value in values):
+                self._view(match_id)  # records when their players left, and drops them
+                changed.append(match_id)
+        for match_id in changed:
+            if self.on_change is not None:
+                self.on_change(match_id)
+        return changed
 
     # -- the cluster's view -----------------------------------------------------------------------------
     def seen(self, match_id: str, seats: list[int]) -> None:
