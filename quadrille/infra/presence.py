@@ -127,8 +127,9 @@ class MemoryPresence:
             entry = self._by_sid.get(sid)
         return entry[1] if entry else []
 
-    def absences(self, match_id: str, seats: list[int]) -> dict[int, float | None]:
-        """`absent_since` of each seat, in one call."""
+    def absences(self, match_id: str, seats: list[int], fresh: bool = False) -> dict[int, float | None]:
+        """`absent_since` of each seat, in one call (`fresh`: for a decision, such as a claim, where a
+        shared implementation must not answer from a view it read a moment ago)."""
         return {seat: self.absent_since(match_id, seat) for seat in seats}
 
     def summary(self, match_id: str) -> dict:
@@ -171,6 +172,8 @@ class RedisPresence(MemoryPresence):
         super().__init__(grace=grace, clock=clock)
         self.redis, self.ttl, self.prefix = client, ttl, prefix
         self._pending_left: list[tuple[str, list[int], float]] = []  # seats whose last socket here left
+        self._written: dict[tuple[str, int], float] = {}  # (match, seat) -> when `seen` last wrote it
+        self._views: dict[str, tuple[float, list, dict]] = {}  # match -> (when read, live entries, sightings)
         self.node = node or node_id()
         self.seen_ttl = int(max(grace, 3600.0))
         started_key = f"{prefix}presence-started"
@@ -222,6 +225,8 @@ class RedisPresence(MemoryPresence):
     def _publish(self, match_ids: list[str]) -> None:
         until = self.clock() + self.ttl
         with self._lock:
+            for match_id in match_ids:
+                self._views.pop(match_id, None)
             entries = [(m, self._entry(m, until)) for m in match_ids]
             left, self._pending_left = self._pending_left, []
         pipe = self.redis.pipeline(transaction=False)
@@ -273,15 +278,33 @@ class RedisPresence(MemoryPresence):
                 self._view(match_id)  # records when their players left, and drops them
                 changed.append(match_id)
         for match_id in changed:
+            self._views.pop(match_id, None)
             if self.on_change is not None:
                 self.on_change(match_id)
         return changed
 
     # -- the cluster's view -----------------------------------------------------------------------------
+    SEEN_EVERY = 1.0  # seconds: a seat's sightings are written at most this often by one process
+
     def seen(self, match_id: str, seats: list[int]) -> None:
+        """A player acted (over HTTP, or any authenticated action): written to Redis at most once a second per
+        seat from this process (every move of a game would be a round trip), and at once after a socket of
+        theirs left here, so that a player who acts after leaving is not taken for away."""
         if not seats:
             return
-        now = repr(self.clock())
+        now = self.clock()
+        with self._lock:
+            due = [seat for seat in seats
+                   if now - self._written.get((match_id, seat), -1e9) >= self.SEEN_EVERY
+                   or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9)]
+            for seat in due:
+                self._written[(match_id, seat)] = now
+            if len(self._written) > 8192:
+                self._written = {k: at for k, at in self._written.items() if now - at < self.SEEN_EVERY}
+        if not due:
+            return
+        self._views.pop(match_id, None)
+        seats, now = due, repr(now)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(self._seen_key(match_id), mapping={f"{name}:{seat}": now for seat in seats
                                                      for name in ("last", "http")})
@@ -332,14 +355,27 @@ class RedisPresence(MemoryPresence):
         return at is not None and self.clock() - at <= self.grace
 
     def absent_since(self, match_id: str, seat: int) -> float | None:
-        return self.absences(match_id, [seat])[seat]
+        return self.absences(match_id, [seat], fresh=True)[seat]
 
-    def absences(self, match_id: str, seats: list[int]) -> dict[int, float | None]:
+    VIEW_TTL = 1.0  # seconds a match's view from Redis serves the STATEs of its moves
+
+    def absences(self, match_id: str, seats: list[int], fresh: bool = False) -> dict[int, float | None]:
+        """As MemoryPresence's. Every STATE asks (who is away): when its players are connected to other
+        processes, one look at Redis serves the STATEs of a second (`fresh`: look now, as a claim does);
+        this process's own changes, and the dead processes it reaps, are seen at once."""
         with self._lock:  # every seat connected here: nobody is away, and Redis need not be asked
             local = {s for held in self._by_match.get(match_id, {}).values() for s in held}
         if set(seats) <= local:
             return {seat: None for seat in seats}
-        live, seen = self._view(match_id)
+        now = self.clock()
+        cached = None if fresh else self._views.get(match_id)
+        if cached is not None and now - cached[0] < self.VIEW_TTL:
+            live, seen = cached[1], cached[2]
+        else:
+            live, seen = self._view(match_id)
+            self._views[match_id] = (now, live, seen)
+            if len(self._views) > 4096:
+                self._views = {m: v for m, v in self._views.items() if now - v[0] < self.VIEW_TTL}
         online = {s for entry in live for s in entry["seats"]}
         now, found = self.clock(), {}
         for seat in seats:

@@ -14,8 +14,9 @@ lose the last transactions, which FULL would protect at the price of stalling
 the event loop on slow disks).
 
 Each match has a `revision`, bumped by every write to it (an event, a seat, a pause) in the same statement or
-transaction: a process that caches matches while others write to the same database checks it
-(`revision(match_id)`, one primary-key read) and catches up (`changes(match_id, since)`).
+transaction: a process that caches matches while others write to the same database checks it and reads the
+events it lacks in one statement (`since(match_id, version)`: a primary-key read and an index range), and
+reads the seats again when the revision moved by more than the new events (`seats(match_id)`).
 """
 from __future__ import annotations
 
@@ -119,17 +120,6 @@ class MatchRow:
     paused: bool = False
 
 
-@dataclass
-class Changes:
-    """What a cached match needs to catch up with the database: its revision, its seats, whether it is paused,
-    and the events after the ones it holds."""
-
-    revision: int
-    paused: bool
-    seats: list[SeatRow]
-    events: list[EventRow]
-
-
 def _sqlite_pragmas(dbapi_connection, _record):
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
@@ -151,8 +141,10 @@ def database_url(setting: str) -> str:
 
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql"):
-        # A pool per process: a request holds a connection for one statement or one short transaction.
-        engine = create_engine(url, pool_size=10, max_overflow=20, pool_timeout=10)
+        # A pool per process: a request holds a connection for one statement or one short transaction, but
+        # under load many requests wait on the database at once, and a connection beyond the pool's size is
+        # opened and closed each time (it was a tenth of a process's time): keep enough of them open.
+        engine = create_engine(url, pool_size=25, max_overflow=25, pool_timeout=10, pool_use_lifo=True)
     else:
         engine = create_engine(url)
     if engine.dialect.name == "sqlite":
@@ -185,6 +177,7 @@ class Storage:
                                                                    [c.name for c in events_table.c])
             self._summarise_sql, self._summarise_args = self._for_driver(self._summarise)
         self._revision_sql, self._revision_args = self._for_driver(self._revision)
+        self._since_sql, self._since_args = self._for_driver(self._since)
 
     @classmethod
     def sqlite(cls, path: str) -> "Storage":
@@ -304,6 +297,29 @@ class Storage:
             events=[EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events],
             revision=row.revision, paused=bool(row.paused))
 
+    # The check and the catch-up in one statement (one snapshot, one round trip): the match's revision and
+    # pause, and the events after `since`, if any (none: one row of NULLs beside them).
+    _since = (select(matches_table.c.revision, matches_table.c.paused, events_table.c.seq, events_table.c.kind,
+                     events_table.c.data, events_table.c.seat, events_table.c.at)
+              .select_from(matches_table.outerjoin(events_table, (events_table.c.match_id == matches_table.c.id)
+                                                   & (events_table.c.seq > bindparam("since"))))
+              .where(matches_table.c.id == bindparam("match_id")).order_by(events_table.c.seq))
+
+    def since(self, match_id: str, since: int) -> tuple[int, bool, list[EventRow]] | None:
+        """The match's revision, whether it is paused, and its events after `since` (None: no such match):
+        what a process that holds the match up to `since` checks before each use, in one round trip."""
+        with self._autocommit.connect() as conn:
+            rows = conn.exec_driver_sql(self._since_sql, self._since_args({"match_id": match_id, "since": since})).all()
+        if not rows:
+            return None
+        return rows[0][0], bool(rows[0][1]), [EventRow(r[2], r[3], json.loads(r[4]), r[5], r[6])
+                                              for r in rows if r[2] is not None]
+
+    def seats(self, match_id: str) -> list[SeatRow]:
+        with self.engine.connect() as conn:
+            return [SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in conn.execute(
+                select(seats_table).where(seats_table.c.match_id == match_id).order_by(seats_table.c.seat))]
+
     def revision(self, match_id: str) -> int | None:
         """The match's revision (None: no such match): one read of a primary key, the check a process makes
         before it uses a match it cached while other processes may have written to it."""
@@ -311,22 +327,6 @@ class Storage:
             row = conn.exec_driver_sql(self._revision_sql, self._revision_args({"match_id": match_id})).first()
         return None if row is None else row[0]
 
-    def changes(self, match_id: str, since: int) -> Changes | None:
-        """What changed in a match whose events up to `since` a process holds: its revision, seats and pause,
-        and the events after `since` (None: no such match). One transaction, so they agree."""
-        with self.engine.connect() as conn:
-            row = conn.execute(select(matches_table.c.revision, matches_table.c.paused)
-                               .where(matches_table.c.id == match_id)).first()
-            if row is None:
-                return None
-            seats = conn.execute(select(seats_table).where(seats_table.c.match_id == match_id)
-                                 .order_by(seats_table.c.seat)).all()
-            events = conn.execute(select(events_table).where(events_table.c.match_id == match_id,
-                                                             events_table.c.seq > since)
-                                  .order_by(events_table.c.seq)).all()
-        return Changes(row.revision, bool(row.paused), [SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed)
-                                                         for s in seats],
-                       [EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events])
 
     def find_by_name(self, name: str) -> str | None:
         """The newest match with this name, or None."""

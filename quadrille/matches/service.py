@@ -8,6 +8,7 @@ before anyone is told it happened.
 """
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import threading
@@ -30,6 +31,8 @@ from .timeouts import DisconnectTimeouts
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
+log = logging.getLogger("quadrille")
+
 MAX_MOVE_LENGTH = 200
 MAX_NAME_LENGTH = 40
 EXTRA_EVENTS = 400  # beyond 4 events a move: the decisions of a long life (offers, hand-overs, a rematch)
@@ -169,7 +172,9 @@ class MatchService:
         self._name_lock = threading.Lock()
 
     # -- loading --------------------------------------------------------------
-    def _get(self, match_id) -> Match:
+    def _get(self, match_id, check: bool = True) -> Match:
+        """The match, from the cache or storage. `check=False`: a cached match is used as it is, unchecked
+        (play's first attempt, whose write storage guards; see play)."""
         if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", match_id):
             raise not_found()
         with self._cache_lock:
@@ -181,23 +186,19 @@ class MatchService:
                 match = self._replay(row)
                 self._cache.put(match_id, match)
                 return match
-        return self._fresh(match) if self.checked else match
+        return self._fresh(match) if self.checked and check else match
 
     def _fresh(self, match: Match) -> Match:
-        """A cached match, caught up with what other processes wrote (the revision check: one primary-key
-        read; the events after the ones held, the seats and the pause when the revision moved)."""
-        revision = self.storage.revision(match.id)
-        if revision is None:
-            raise not_found()
-        if revision == match.revision:
-            return match
+        """A cached match, caught up with what other processes wrote: one statement reads its revision, pause
+        and any events after the ones held (storage.since); the seats are read again only when the revision
+        moved by more than those events (a seat claimed or handed over elsewhere)."""
         with match.lock:
+            found = self.storage.since(match.id, match.version)
+            if found is None:
+                raise not_found()
+            revision, paused, events = found
             if revision == match.revision:
                 return match
-            changes = self.storage.changes(match.id, match.version)
-            if changes is None:
-                raise not_found()
-            events = changes.events
             if not events or events[0].seq == match.version + 1:
                 try:
                     begun = match.begun()
@@ -205,13 +206,14 @@ class MatchService:
                         self._apply(match, event)
                         match.version = event.seq
                         match.row.events.append(event)
-                    match.row.seats = [s for s in changes.seats if s.seat <= match.board.players]
-                    match.paused, match.revision = changes.paused, changes.revision
+                    if match.revision < 0 or revision - match.revision != len(events):
+                        match.row.seats = [s for s in self.storage.seats(match.id) if s.seat <= match.board.players]
+                    match.paused, match.revision = paused, revision
                     if not begun and match.begun():
                         match.began_at = self._began(match.row)
                     return match
                 except Exception:  # pragma: no cover - a log this copy cannot follow: read it whole below
-                    pass
+                    log.exception("match %s could not catch up; reading it whole", match.id)
         row = self.storage.load_match(match.id)
         if row is None:
             raise not_found()
@@ -356,11 +358,12 @@ class MatchService:
         }
 
     # -- who is away, and the disconnect timeout -------------------------------------------------------
-    def _away(self, match: Match) -> list[dict]:
-        """The people's seats whose player left a game under way online (never a computer's seat)."""
+    def _away(self, match: Match, fresh: bool = False) -> list[dict]:
+        """The people's seats whose player left a game under way online (never a computer's seat). `fresh`:
+        for a decision (a claim), from presence's own view of now."""
         if match.row.mode != "online" or not match.begun() or match.outcome() is not None:
             return []
-        return self.timeouts.away(match.id, match.humans(), match.began_at)
+        return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
 
     def away(self, match_id) -> list[dict]:
         """For the presence announcements: who is away, as in the STATE."""
@@ -652,10 +655,25 @@ class MatchService:
         return seats
 
     def play(self, match_id, token, move, version=None) -> dict:
-        match = self._get(match_id)
+        """Play a move for the token's seat. With several processes (`checked`), a move that names the version
+        this process holds is tried on the cached match without the revision check, a round trip saved on the
+        hot path: if another process wrote meanwhile, storage's key refuses the write (stale-version, as it
+        should); any other refusal is tried once more on a match caught up, lest a change made elsewhere (a
+        seat claimed) refuse it wrongly."""
         if not isinstance(move, str) or not move or len(move) > MAX_MOVE_LENGTH:
             raise bad_request("move must be a non-empty string in the game's notation.", "illegal-move")
         version = _int(version, "version")
+        if self.checked and version is not None:
+            match = self._get(match_id, check=False)
+            if match.version == version and match.revision >= 0:
+                try:
+                    return self._play(match, token, move, version)
+                except ServiceError as exc:
+                    if exc.error == "stale-version":
+                        raise
+        return self._play(self._get(match_id), token, move, version)
+
+    def _play(self, match: Match, token, move, version) -> dict:
         with match.lock:
             seats = self._authorise(match, token)
             self._check_playing(match)
@@ -1030,7 +1048,7 @@ class MatchService:
     def _claimable_against(self, match: Match, seats: list[int]) -> list[int]:
         """The other players' seats whose timeout has passed; a clear refusal while there is none."""
         others = [s for s in match.humans() if s not in seats]
-        away = {entry["seat"]: entry for entry in self._away(match) if entry["seat"] in others}
+        away = {entry["seat"]: entry for entry in self._away(match, fresh=True) if entry["seat"] in others}
         if not others or not away:
             who = " and ".join(match.name(s) for s in others) or "Your opponent"
             raise ServiceError(409, "player-present", f"{who} is here: there is nothing to claim.")

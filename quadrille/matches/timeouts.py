@@ -36,12 +36,13 @@ class DisconnectTimeouts:
         self.timers.handle(PREFIX, self._due)
 
     # -- the decision -----------------------------------------------------------------------------
-    def away(self, match_id: str, seats: list[int], began: float) -> list[dict]:
+    def away(self, match_id: str, seats: list[int], began: float, fresh: bool = False) -> list[dict]:
         """The away seats among `seats` (the people's seats of a game under way): for each, how long they have
         been gone and in how many seconds a claim becomes possible (0: now). `began`: when the match began, on
-        this clock. Each away seat's deadline is scheduled, so that the room hears when it passes."""
+        this clock. Each away seat's deadline is scheduled, so that the room hears when it passes. `fresh`: for
+        a claim (presence's own view, not one it read a moment ago)."""
         now, entries = self.clock(), []
-        for seat, since in self.presence.absences(match_id, seats).items():
+        for seat, since in self.presence.absences(match_id, seats, fresh=fresh).items():
             if since is None:
                 continue
             since = max(since, began)
