@@ -347,3 +347,6 @@ class Storage:
         visibility. Unlisted matches (private ones, local, against the computer, embedded) never appear."""
         with self.engine.connect() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
+
+
+from . import player_tables  # noqa: E402,F401  (the players' tables join `metadata`: one schema, one test)
