@@ -34,7 +34,10 @@ from .infra.storage import Storage
 from .infra.timers import MemoryTimers, RedisTimers
 from .matches import MatchService
 from .settings import DEFAULTS
-from .web import http_api, learn, pages, rate_limits, security, sockets
+from .accounts import AccountService
+from .challenges import ChallengeService
+from .ratings import RatingService
+from .web import http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions, sockets
 from .web.links import public_url
 from .matches.cache import MatchCache
 
@@ -66,8 +69,15 @@ def create_app(config: dict | None = None) -> Flask:
                         channel=f"{config['CLUSTER_PREFIX']}socketio",
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False)
 
+    match_listeners = []  # services beside the match service that follow matches (accounts, ratings)
+
     def broadcast(match_id: str, event: str, payload: dict) -> None:
         socketio.emit(event, payload, to=sockets.room_of(match_id))
+        for listener in match_listeners:
+            try:
+                listener(match_id, event, payload)
+            except Exception:  # a listener's failure must never undo or hold up a move
+                log.exception("match listener %s failed on %s of %s", listener, event, match_id)
 
     storage = Storage.open(config["DATABASE"])
     spawn, sleep = socketio.start_background_task, socketio.sleep
@@ -102,8 +112,22 @@ def create_app(config: dict | None = None) -> Flask:
                       refusals_before_close=config["SOCKET_REFUSALS_BEFORE_CLOSE"],
                       enabled=config["RATELIMIT_ENABLED"])
     sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"])
+
+    # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
+    # same storage, told of every match event through match_listeners.
+    sessions.install(app, storage)
+    accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"))
+    ratings = RatingService(storage)
+    challenges = ChallengeService(storage, service, accounts, ratings,
+                                  notify=lambda account_id, event, payload: socketio.emit(
+                                      event, payload, to=inbox.room_of(account_id)))
+    match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
+    inbox.register(socketio)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
+    app.extensions["quadrille.accounts"] = accounts
+    app.extensions["quadrille.ratings"] = ratings
+    app.extensions["quadrille.challenges"] = challenges
     app.extensions["quadrille.presence"] = presence
     app.extensions["quadrille.budgets"] = budgets
     app.extensions["quadrille.backends"] = [presence, leases, timers]  # closed at shutdown (app.py)
@@ -126,6 +150,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(learn.bp)
+    app.register_blueprint(players_api.bp)
+    app.register_blueprint(player_pages.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app)
     security.install(app)

@@ -56,6 +56,12 @@ DEFAULTS = {
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",
+    # Sign-ups, logins and API tokens made, per address, together: what slows down password guessing (each
+    # try also costs an Argon2 verification, ~50 ms of a core). A family behind one NAT still logs in.
+    "ACCOUNT_RATE": "30 per 10 minutes",
+    # The site's secret for signing session cookies; empty: a random one kept in the database (site_keys),
+    # shared by the site's processes and kept over restarts.
+    "SECRET_KEY": "",
 
     # -- presence ----------------------------------------------------------------------------------------
     # Presence announcements to a match's room are coalesced: at most one per match per this many seconds.

@@ -442,11 +442,12 @@ class MatchService:
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=(), owner=None, visibility=None) -> dict:
+               player=None, moves=(), owner=None, visibility=None, token=None) -> dict:
         """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
         creator's address, counted against its cap of matches against the computer. `visibility`: private
         (default), public or open (invites.py); an online match's answer carries `invite_secret`, the secret
-        that lets a friend take a free seat."""
+        that lets a friend take a free seat. `token`: the token to hold the seats with (an account's seat key,
+        see accounts/), else a new one."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
@@ -473,7 +474,7 @@ class MatchService:
         if moves and _needs_start(game, mode):
             raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
 
-        token, now = new_token(), time.time()
+        token, now = token or new_token(), time.time()
         seat_rows = [SeatRow(seat=seat, kind="ai" if seat in computer else "human",
                              token_hash=hash_token(token) if seat in held else None,
                              name=(player or f"Player {seat}") if seat in held else None,
@@ -582,12 +583,13 @@ class MatchService:
             raise bad_request(f"seats must be a list of seat numbers from 1 to {players}.")
         return sorted(set(seats))
 
-    def claim(self, match_id, seat=None, player=None, invite=None) -> dict:
+    def claim(self, match_id, seat=None, player=None, invite=None, token=None) -> dict:
         """Claim a free seat (the first free one unless `seat` is named) with the match's invite secret (an
-        open match's seats need none). The claim that takes the last seat of a two-player match begins it."""
-        return self._claim(match_id, seat, player, invite)
+        open match's seats need none). The claim that takes the last seat of a two-player match begins it.
+        `token`: the token to hold the seat with (an account's seat key), else a new one."""
+        return self._claim(match_id, seat, player, invite, token=token)
 
-    def _claim(self, match_id, seat=None, player=None, invite=None, trusted: bool = False) -> dict:
+    def _claim(self, match_id, seat=None, player=None, invite=None, trusted: bool = False, token=None) -> dict:
         """`trusted`: the caller proved its right to a seat another way (by-name play: the shared name)."""
         match = self._get(match_id)
         seat = _int(seat, "seat")
@@ -606,7 +608,7 @@ class MatchService:
             if not trusted:
                 invites.check_claim(match.row.visibility, match.row.meta, invite)
             waiting = not match.begun()
-            token, now = new_token(), time.time()
+            token, now = token or new_token(), time.time()
             target = free[0]
             name = player or f"Player {target.seat}"
             if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
@@ -645,6 +647,24 @@ class MatchService:
                             raise
                         return {"match": existing, "seat": None, "seats": [], "token": None, "created": False}
             return self.create(game_name, options, "online", name=name, player=player)
+
+    def hand_over(self, match_id, token, new_token_, name=None) -> list[int]:
+        """Move the seats `token` holds to `new_token_` (and, given `name`, rename them): an anonymous player's
+        seats going to their new account's seat key, a deleted account's seats to a key nobody holds. The
+        old token holds nothing afterwards. Answers the seats moved (401 when the token holds none)."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = match.seats_of(token)
+            if not seats:
+                raise ServiceError(401, "unauthorized", "This token holds no seat in this match.")
+            for row in match.row.seats:
+                if row.seat in seats:
+                    moved = SeatRow(row.seat, row.kind, hash_token(new_token_), name or row.name, row.claimed)
+                    self.storage.update_seat(match.id, moved)
+                    match.revision += 1
+                    row.token_hash, row.name = moved.token_hash, moved.name
+            self.listener(match.id, "state", self._state(match))
+        return seats
 
     # -- acting ---------------------------------------------------------------
     def _authorise(self, match: Match, token) -> list[int]:

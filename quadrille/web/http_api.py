@@ -7,6 +7,7 @@ import games
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
+from ..accounts.service import API_TOKEN_PREFIX
 from ..matches.invites import invite_link
 from .links import public_url
 
@@ -35,9 +36,15 @@ def json_body(optional: bool = False) -> dict:
 
 
 def bearer_token() -> str | None:
+    """The seat token of the request. An account's API token stands for the account's seat key, which holds
+    every seat of its matches (accounts/): a bot acts for its own seats and no one else's."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        return header[len("Bearer "):].strip()
+        token = header[len("Bearer "):].strip()
+        if token.startswith(API_TOKEN_PREFIX):
+            account = current_app.extensions["quadrille.accounts"].by_api_token(token)
+            return account.seat_key if account else None
+        return token
     return None
 
 
