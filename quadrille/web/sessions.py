@@ -19,7 +19,7 @@ from __future__ import annotations
 import secrets
 from datetime import timedelta
 
-from flask import Flask, current_app, g, request, session
+from flask import Flask, current_app, g, jsonify, render_template, request, session
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -72,8 +72,11 @@ def install(app: Flask, storage) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError):
-        raise ServiceError(403, "csrf", "This request lacks this site's CSRF token (reload the page and try "
-                                        "again); nothing was changed.")
+        refusal = ServiceError(403, "csrf", "This request lacks this site's CSRF token (reload the page and try "
+                                            "again); nothing was changed.")
+        if request.path.startswith("/api/"):
+            return jsonify(refusal.to_dict()), 403
+        return render_template("error.html", reason=refusal.reason), 403
 
 
 def accounts():
