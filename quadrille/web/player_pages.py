@@ -22,7 +22,7 @@ def game_titles() -> dict[str, str]:
 @bp.get("/account")
 def account_page():
     g.carries_token = True  # the page carries the session's CSRF token: never cached
-    return render_template("account.html", account=current_account(required=False))
+    return render_template("account.html", account=current_account(required=False), with_csrf=True)
 
 
 @bp.get("/me")
@@ -31,7 +31,7 @@ def my_games_page():
     account = current_account(required=False)
     choices = [{"name": game.name, "title": game.title, "seats": list(game.seats),
                 "multi": "players" in game.options} for game in installed_games()]
-    return render_template("my_games.html", account=account, game_choices=choices)
+    return render_template("my_games.html", account=account, game_choices=choices, with_csrf=True)
 
 
 @bp.get("/players/<name>")
