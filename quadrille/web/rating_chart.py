@@ -7,9 +7,14 @@ from markupsafe import Markup, escape
 WIDTH, HEIGHT, PAD = 480, 160, 28
 
 
+START = {"rating": 1500, "rd": 350}  # every player's rating before their first rated game (Glicko-2's newcomer)
+
+
 def rating_chart(points: list[dict], title: str) -> Markup:
+    """`points`: the ratings after each rated game, oldest first; the chart starts from a newcomer's rating."""
     if not points:
         return Markup("")
+    points = [START, *points]
     ratings = [p["rating"] for p in points]
     low = min(p["rating"] - p["rd"] for p in points)
     high = max(p["rating"] + p["rd"] for p in points)
@@ -27,7 +32,7 @@ def rating_chart(points: list[dict], title: str) -> Markup:
             + " ".join(f"{x(i):.1f},{y(p['rating'] - p['rd']):.1f}" for i, p in reversed(list(enumerate(points)))))
     dots = "".join(f'<circle cx="{x(i):.1f}" cy="{y(r):.1f}" r="3"><title>{r}</title></circle>'
                    for i, r in enumerate(ratings))
-    label = escape(f"{title} rating over {count} rated games: from {ratings[0]} to {ratings[-1]}")
+    label = escape(f"{title} rating over {count - 1} rated games: from {ratings[0]} to {ratings[-1]}")
     return Markup(
         f'<svg class="rating-chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{label}">'
         f'<polygon class="rating-band" points="{band}"/>'

@@ -131,7 +131,8 @@
     if (!game) return;
     for (const [name, option] of Object.entries(game.options)) {
       if (name === "players" || !["int", "choice", "bool"].includes(option.kind)) continue;
-      const label = el("label", { className: "field" }, option.help ? option.help.split(/[:(]/)[0] : name);
+      const words = (option.help ? option.help.split(/[:(;]/)[0] : name).trim();
+      const label = el("label", { className: "field" }, words.charAt(0).toUpperCase() + words.slice(1));
       let input;
       if (option.kind === "int") {
         const [low, high] = option.form || option.range;
