@@ -41,8 +41,11 @@ def ordered(entries: list[dict]) -> list[dict]:
     return sorted(entries, key=lambda e: (not e["your_turn"], e["finished"], -(e["updated"] or 0)))
 
 
+LISTED = 200  # the most recently active matches of an account that its list shows
+
+
 def account_games(accounts: AccountService, rated_ids: set[str], account, finished: bool) -> list[dict]:
-    holdings = [(match_id, account.seat_key) for match_id in accounts.match_ids(account.id)]
+    holdings = [(match_id, account.seat_key) for match_id in accounts.match_ids(account.id, LISTED)]
     return games_of(accounts, rated_ids, holdings, finished)
 
 

@@ -223,10 +223,14 @@ class AccountService:
                     account_matches_table.c.account_id == account_id,
                     account_matches_table.c.match_id == match_id).values(seats=json.dumps(merged)))
 
-    def match_ids(self, account_id: int) -> list[str]:
+    def match_ids(self, account_id: int, limit: int | None = None) -> list[str]:
+        """The account's matches, the most recently active first (`limit`: only that many)."""
+        query = (select(account_matches_table.c.match_id)
+                 .join(matches_table, matches_table.c.id == account_matches_table.c.match_id)
+                 .where(account_matches_table.c.account_id == account_id)
+                 .order_by(matches_table.c.updated.desc()))
         with self.engine.connect() as conn:
-            return list(conn.execute(select(account_matches_table.c.match_id)
-                                     .where(account_matches_table.c.account_id == account_id)).scalars())
+            return list(conn.execute(query.limit(limit) if limit else query).scalars())
 
     def accounts_in(self, match_id: str) -> dict[int, list[int]]:
         """The accounts that play a match, each with its seats."""
