@@ -74,8 +74,12 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     assert "Welcome, ann. 1 game" in ann.inner_text("#games-message")
     sign_up(bob, server, "Bob")
 
-    # Ann challenges Bob twice; Bob's open "my games" hears both at once (Socket.IO), declines one, accepts the other.
+    # Ann challenges Bob to each game; Bob's open "my games" hears them at once (Socket.IO). He declines Towers
+    # and accepts Trails; Ann cancels the other two.
     ann.click("#show-finished")
+    challenge(ann, "bob", "lattice")
+    challenge(ann, "bob", "gamma")
+    bob.wait_for_function("document.getElementById('incoming').textContent.includes('to Gamma')")
     challenge(ann, "bob", "towers")
     bob.wait_for_function("document.getElementById('incoming').textContent.includes('to Towers')")
     challenge(ann, "Bob", "trails", options={"size": 5}, first="challenger", rated=True)
@@ -88,8 +92,13 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     bob.wait_for_url("**/m/**")
     match = match_id(bob)
     wait_seats(bob, "2")
+    assert [c["status"] for c in bob.evaluate("fetch('/api/challenges').then(r => r.json())")["incoming"]] == ["pending", "pending"]
     ann.wait_for_function("document.getElementById('outgoing').textContent.includes('accepted')")
+    for game in ("Lattice", "Gamma"):
+        ann.click(f"#outgoing li:has-text('to {game}') button:text-is('Cancel')")
+        ann.wait_for_selector(f"#outgoing li.cancelled:has-text('to {game}')")
     shoot(ann, "outgoing")
+    assert bob.evaluate("fetch('/api/challenges').then(r => r.json())")["incoming"] == []
 
     # Ann finds the game in her list, "your turn" first, and plays from there.
     ann.goto(server.url + "/me")

@@ -256,3 +256,14 @@ def test_the_player_search_finds_names_by_their_start(app, client):
         sign_up(app.test_client(), name)
     assert client.get("/api/players?search=AN").json["players"] == ["Anna", "annie"]
     assert client.get("/api/players?search=%25").json["players"] == []
+
+
+def test_anonymous_pages_and_embeds_set_no_cookie(app, client):
+    created = client.post("/api/matches", json={"game": "trails", "mode": "local"}).json
+    for path in ("/", f"/m/{created['match']}", f"/embed/{created['match']}", "/embed/new/trails?size=7",
+                 "/players", "/api/account", f"/api/matches/{created['match']}"):
+        response = client.get(path)
+        assert response.status_code == 200 and "Set-Cookie" not in response.headers, path
+    assert client.post(f"/api/matches/{created['match']}/moves", json={"move": "right"},
+                       headers=bearer(created["token"])).status_code == 200
+    assert client.get_cookie(SESSION_COOKIE) is None
