@@ -267,3 +267,23 @@ def test_anonymous_pages_and_embeds_set_no_cookie(app, client):
     assert client.post(f"/api/matches/{created['match']}/moves", json={"move": "right"},
                        headers=bearer(created["token"])).status_code == 200
     assert client.get_cookie(SESSION_COOKIE) is None
+
+
+def test_the_match_service_hands_seats_over_from_one_token_to_another(app):
+    from quadrille.errors import ServiceError
+    service = app.extensions["quadrille"]
+    created = service.create("trails", {"size": 5}, "online", player="Ann")
+    with pytest.raises(ServiceError) as refused:
+        service.hand_over(created["match"], "not a token of it", "new-key")
+    assert refused.value.error == "unauthorized"
+    assert service.hand_over(created["match"], created["token"], "new-key", name="ann") == [1]
+    assert service.seats_of(created["match"], created["token"]) == []
+    assert service.seats_of(created["match"], "new-key") == [1]
+    assert service.state(created["match"])["seats"][0]["name"] == "ann"
+    reloaded = app.extensions["quadrille.storage"].load_match(created["match"])
+    assert reloaded.seats[0].name == "ann" and reloaded.revision >= 1
+    # a given token holds a new match's seats, and a claimed one
+    mine = service.create("trails", None, "online", token="account-key")
+    assert mine["token"] == "account-key" and service.seats_of(mine["match"], "account-key") == [1]
+    other = service.claim(mine["match"], invite=mine["invite_secret"], token="other-key")
+    assert other["token"] == "other-key" and service.seats_of(mine["match"], "other-key") == [2]
