@@ -36,7 +36,7 @@ MIN_PASSWORD, MAX_PASSWORD = 8, 256
 API_TOKEN_PREFIX = "qbt_"           # so that a Bearer token says which kind it is (and log scanners find it)
 SEAT_KEY_PREFIX = "qsk_"
 MAX_TOKENS_PER_ACCOUNT = 20
-MAX_CLAIMS = 200                    # matches a browser hands over at once
+MAX_CLAIMS = 500                    # matches a browser hands over (or lists) at once
 DELETED = "deleted player"
 
 

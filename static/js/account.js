@@ -47,7 +47,7 @@
   on("delete-form", async (body) => {
     if (!window.confirm("Delete your account for good?")) return;
     await Players.api("/api/account/delete", body);
-    window.QuadrilleTokens.setAccountKey(null);
+    Players.forgetKey();
     window.location.assign("/");
   });
   const logout = $("logout");

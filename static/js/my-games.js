@@ -117,7 +117,7 @@
         renderGames(answer.games);
         renderChallenges(answer.challenges);
       } else {
-        const answer = await Players.api(`/api/me/games${finished}`, { tokens: Tokens.all() });
+        const answer = await Players.api(`/api/me/games${finished}`, { tokens: Players.anonymousTokens() });
         renderGames(answer.games);
       }
     } catch (error) { failed(error); }

@@ -23,19 +23,29 @@
       return answer;
     },
 
-    // Who is logged in (null: nobody); keeps the seat key and the CSRF token of the session.
+    // Who is logged in (null: nobody); keeps the seat key and the CSRF token of the session. A session that
+    // ended (logged out elsewhere, expired, a new password) takes the key with it from this browser.
     async me() {
       const answer = await Players.api("/api/account");
       Players.account = answer.account;
       if (answer.csrf) Players.csrf = answer.csrf;
-      Tokens.setAccountKey(answer.account ? answer.seat_key : null);
+      if (answer.account) Tokens.setAccountKey(answer.seat_key); else Players.forgetKey();
       return answer.account;
+    },
+
+    // Forget the account's key and every match token that is that key: this browser no longer plays the
+    // account's seats (a shared computer after logging out).
+    forgetKey() {
+      const key = Tokens.accountKey();
+      if (key) for (const [match, token] of Object.entries(Tokens.all())) if (token === key) Tokens.forget(match);
+      Tokens.setAccountKey(null);
     },
 
     // The tokens of this browser that are not the account's key: matches played before logging in.
     anonymousTokens() {
       const key = Tokens.accountKey(), found = {};
-      for (const [match, token] of Object.entries(Tokens.all())) if (token && token !== key) found[match] = token;
+      const held = Object.entries(Tokens.all()).filter(([, token]) => token && token !== key);
+      for (const [match, token] of held.slice(0, 500)) found[match] = token;  // the server takes 500 at once
       return found;
     },
 
@@ -62,7 +72,7 @@
 
     async logOut() {
       await Players.api("/api/account/logout", {});
-      Tokens.setAccountKey(null);
+      Players.forgetKey();
       Players.account = null;
     },
 

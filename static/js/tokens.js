@@ -24,6 +24,11 @@
       }
       return found;
     },
+    forget(match) {
+      delete memory[match];
+      const s = store();
+      if (s) s.removeItem("quadrille.token." + match);
+    },
     accountKey() { const s = store(); return (s && s.getItem("quadrille.account.key")) || null; },
     setAccountKey(key) {
       const s = store();

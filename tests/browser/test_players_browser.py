@@ -173,6 +173,10 @@ def test_the_account_pages_are_accessible_and_fit_a_phone(live_server, new_conte
     page.goto(live_server.url + "/me")
     assert serious_violations(page) == [] and small_controls(page) == []
     page.goto(live_server.url + "/account")
+    key = page.evaluate("localStorage.getItem('quadrille.account.key')")
+    assert key and key.startswith("qsk_")
+    page.evaluate("k => localStorage.setItem('quadrille.token.somematch', k)", key)  # as "my games" leaves them
     page.click("#logout")
     page.wait_for_selector("#login-form")
-    assert requests.get(f"{live_server.url}/api/account").json()["account"] is None
+    # this browser no longer holds the account's key, under any name: a shared computer is safe after logging out
+    assert page.evaluate("Object.keys(localStorage).filter(k => localStorage.getItem(k) === '%s')" % key) == []
