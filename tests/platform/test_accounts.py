@@ -287,3 +287,17 @@ def test_the_match_service_hands_seats_over_from_one_token_to_another(app):
     assert mine["token"] == "account-key" and service.seats_of(mine["match"], "account-key") == [1]
     other = service.claim(mine["match"], invite=mine["invite_secret"], token="other-key")
     assert other["token"] == "other-key" and service.seats_of(mine["match"], "other-key") == [2]
+
+
+def test_processes_on_one_database_share_sessions_and_seat_keys(database):
+    """Two server processes (two apps) on one database: the secrets come from the database, made once, so a
+    cookie signed by one is good on the other and an account's seat key is the same on both."""
+    first, second = (create_app({"DATABASE": database}) for _ in range(2))
+    one, other = first.test_client(), second.test_client()
+    answer = sign_up(one)
+    other.set_cookie(SESSION_COOKIE, one.get_cookie(SESSION_COOKIE).value)
+    there = other.get("/api/account").json
+    assert there["account"]["name"] == "ann" and there["seat_key"] == answer["seat_key"]
+    assert other.post("/api/account/logout", headers=csrf(there)).status_code == 200
+    for app in (first, second):
+        app.extensions["quadrille.storage"].close()
