@@ -140,10 +140,21 @@ class AccountService:
             conn.execute(update(challenges_table).where(challenges_table.c.challenger == account.id,
                                                         challenges_table.c.status == "pending")
                          .values(status="cancelled", updated=time.time()))
+            waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
+                challenge_invitees_table.c.account_id == account.id,
+                challenge_invitees_table.c.status == "pending")).scalars())
             conn.execute(update(challenge_invitees_table)
                          .where(challenge_invitees_table.c.account_id == account.id,
                                 challenge_invitees_table.c.status == "pending")
                          .values(status="declined", answered=time.time()))
+            for challenge_id in waiting:  # a challenge nobody is left to accept is declined
+                left = conn.execute(select(challenge_invitees_table.c.account_id).where(
+                    challenge_invitees_table.c.challenge_id == challenge_id,
+                    challenge_invitees_table.c.status != "declined")).first()
+                if left is None:
+                    conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id,
+                                                                challenges_table.c.status == "pending")
+                                 .values(status="declined", updated=time.time()))
             conn.execute(delete(accounts_table).where(accounts_table.c.id == account.id))
 
     # -- reading accounts -----------------------------------------------------------------------

@@ -200,7 +200,12 @@ class ChallengeService:
             found = self.get(row.id)
             self.notify(row.challenger, "challenge", found)
             return {**found, "match": None}
-        return self._begin(row)
+        try:
+            return self._begin(row)
+        except ServiceError as exc:
+            if exc.error != "challenge-closed":
+                raise
+            return self.get(row.id)  # the last two accepted at once: the other one began it
 
     def start(self, account, challenge_id) -> dict:
         """The creator of a challenge of several players starts it with those who accepted."""

@@ -230,6 +230,7 @@ def test_deleting_the_account_keeps_finished_games_as_a_deleted_player(app, clie
                             headers=csrf(ann)).json
     match = bob_client.post(f"/api/challenges/{challenge['challenge']}/accept", headers=csrf(bob)).json["match"]
     assert client.post(f"/api/matches/{match}/resign", headers=bearer(ann["seat_key"])).status_code == 200
+    waiting = bob_client.post("/api/challenges", json={"to": "ann", "game": "towers"}, headers=csrf(bob)).json
     wrong = client.post("/api/account/delete", json={"password": "wrong horse"}, headers=csrf(ann))
     assert wrong.status_code == 401 and count(app, accounts_table) == 2
     assert client.post("/api/account/delete", json={"password": "correct horse"}, headers=csrf(ann)).status_code == 200
@@ -238,6 +239,7 @@ def test_deleting_the_account_keeps_finished_games_as_a_deleted_player(app, clie
     assert [g["opponents"][0]["name"] for g in games] == ["deleted player"] and games[0]["result"] == "win"
     assert app.test_client().post("/api/account/login", json={"name": "ann", "password": "correct horse"}).status_code == 401
     assert client.get("/api/players/ann").status_code == 404
+    assert bob_client.get(f"/api/challenges/{waiting['challenge']}").json["status"] == "declined"
 
 
 def test_login_and_sign_up_are_rate_limited_per_address(database):
