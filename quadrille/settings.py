@@ -59,6 +59,9 @@ DEFAULTS = {
     # Sign-ups, logins and API tokens made, per address, together: what slows down password guessing (each
     # try also costs an Argon2 verification, ~50 ms of a core). A family behind one NAT still logs in.
     "ACCOUNT_RATE": "30 per 10 minutes",
+    # Logins (and API tokens made) for one user name, from any address: password guessing spread over many
+    # addresses. Counted alike for names that exist and names that do not.
+    "LOGIN_NAME_RATE": "50 per hour",
     # The site's secret for signing session cookies; empty: a random one kept in the database (site_keys),
     # shared by the site's processes and kept over restarts.
     "SECRET_KEY": "",

@@ -34,4 +34,15 @@ def install(app: Flask) -> Limiter:
     accounts = limiter.shared_limit(config["ACCOUNT_RATE"], scope="account")
     for endpoint in ACCOUNT_ENDPOINTS:
         app.view_functions[endpoint] = accounts(app.view_functions[endpoint])
+    # Guesses at one account's password from many addresses: a budget per name tried, the same whether or not
+    # the name exists (so it tells nothing about the name).
+    per_name = limiter.shared_limit(config["LOGIN_NAME_RATE"], scope="login-name", key_func=name_tried)
+    for endpoint in ("players_api.log_in_", "players_api.create_token"):
+        app.view_functions[endpoint] = per_name(app.view_functions[endpoint])
     return limiter
+
+
+def name_tried() -> str:
+    body = request.get_json(silent=True) if request.is_json else None
+    name = body.get("name") if isinstance(body, dict) else None
+    return name.lower()[:40] if isinstance(name, str) else "?"

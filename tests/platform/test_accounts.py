@@ -253,6 +253,22 @@ def test_login_and_sign_up_are_rate_limited_per_address(database):
     app.extensions["quadrille.storage"].close()
 
 
+def test_guesses_at_one_name_from_many_addresses_have_a_budget(database):
+    app = create_app({"DATABASE": database, "LOGIN_NAME_RATE": "3 per minute", "PROXY_HOPS": 1})
+    sign_up(app.test_client())
+    client = app.test_client()  # a guesser: no cookie
+    answers = [client.post("/api/account/login", json={"name": "ANN", "password": "wrong horse"},
+                           headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(4)]
+    assert answers == [401, 401, 401, 429]
+    # the same for a name that does not exist: the budget tells nothing about names
+    answers = [client.post("/api/account/login", json={"name": "nobody", "password": "wrong horse"},
+                           headers={"X-Forwarded-For": f"10.0.1.{i}"}).status_code for i in range(4)]
+    assert answers == [401, 401, 401, 429]
+    assert client.post("/api/account/login", json={"name": "bob", "password": "wrong horse"},
+                       headers={"X-Forwarded-For": "10.0.2.1"}).status_code == 401
+    app.extensions["quadrille.storage"].close()
+
+
 def test_the_player_search_finds_names_by_their_start(app, client):
     for name in ("Anna", "annie", "bob"):
         sign_up(app.test_client(), name)
