@@ -10,7 +10,8 @@ from flask_wtf.csrf import generate_csrf
 import games
 
 from ..accounts.my_games import LISTED, account_games, token_games
-from ..errors import ServiceError
+from ..accounts.service import MAX_CLAIMS
+from ..errors import ServiceError, bad_request
 from .http_api import json_body
 from .sessions import current_account, log_in, log_out
 
@@ -29,12 +30,21 @@ def ratings():
     return current_app.extensions["quadrille.ratings"]
 
 
+def tokens_sent(body: dict) -> dict:
+    """The browser's tokens sent with a sign-up or login ({match id: token}), checked before anything changes."""
+    tokens = body.get("tokens") or {}
+    if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
+        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+    return tokens
+
+
 def signed_in(account, body: dict, status: int = 200):
     """Open a session for the account; hand the matches of the browser's tokens over to it when the page
     sends them (`tokens`: {match id: token}). The answer carries the account's seat key, which the page
     keeps as its token for the account's matches, and the new session's CSRF token."""
     log_in(account)
-    claimed = accounts().claim_matches(account, body["tokens"]) if body.get("tokens") else []
+    tokens = tokens_sent(body)
+    claimed = accounts().claim_matches(account, tokens) if tokens else []
     return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf(),
                     "claimed": claimed}), status
 
@@ -43,6 +53,7 @@ def signed_in(account, body: dict, status: int = 200):
 @bp.post("/account")
 def sign_up():
     body = json_body()
+    tokens_sent(body)
     account = accounts().sign_up(body.get("name"), body.get("password"))
     return signed_in(account, body, 201)
 
@@ -59,6 +70,7 @@ def who_am_i():
 @bp.post("/account/login")
 def log_in_():
     body = json_body()
+    tokens_sent(body)
     account = accounts().log_in(body.get("name"), body.get("password"))
     return signed_in(account, body)
 

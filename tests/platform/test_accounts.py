@@ -70,6 +70,14 @@ def test_malformed_names_are_refused_and_nothing_is_stored(app, client, name):
     assert count(app, accounts_table) == 0 and client.get_cookie(SESSION_COOKIE) is None
 
 
+def test_bad_tokens_with_a_sign_up_change_nothing(app, client):
+    answer = client.post("/api/account", json={"name": "ann", "password": "correct horse", "tokens": ["x"]})
+    assert answer.status_code == 400 and answer.json["error"] == "bad-request"
+    assert count(app, accounts_table) == 0 and client.get_cookie(SESSION_COOKIE) is None
+    answer = client.post("/api/account", data="name=ann", content_type="application/x-www-form-urlencoded")
+    assert answer.status_code == 415 and count(app, accounts_table) == 0
+
+
 @pytest.mark.parametrize("password", ["short", "", None, 12345678, "x" * 257])
 def test_bad_passwords_are_refused(app, client, password):
     answer = client.post("/api/account", json={"name": "ann", "password": password})
