@@ -264,7 +264,8 @@ class ChallengeService:
         if creator_starts:
             mine = 1
         else:
-            mine = {"challenger": 1, "opponent": 2}.get(row.first) or random.choice((1, 2))
+            starter = game.new(**options).turn or 1  # the seat that moves first (Lattice's `first` may make it 2)
+            mine = {"challenger": starter, "opponent": 3 - starter}.get(row.first) or random.choice((1, 2))
         created = self.matches.create(game.name, options, "online", seats=[mine], player=challenger.name,
                                       token=challenger.seat_key, **extra)
         match_id = created["match"]

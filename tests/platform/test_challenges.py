@@ -88,6 +88,11 @@ def test_who_moves_first(app, ann, bob):
         assert seats["ann"] == ann_seat
     made = ann.challenge("bob")
     assert made["first"] == "random"
+    # Lattice's own option may make its second seat move first: "I move first" still means it
+    made = ann.challenge("bob", "lattice", options={"first": 2}, first="challenger")
+    match = bob.post(f"/api/challenges/{made['challenge']}/accept").json["match"]
+    state = ann.get(f"/api/matches/{match}").json
+    assert state["seats"][state["turn"] - 1]["name"] == "ann"
 
 
 def test_bad_challenges_are_refused_and_store_nothing(app, ann, bob):
