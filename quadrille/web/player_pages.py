@@ -8,6 +8,7 @@ from flask import Blueprint, abort, current_app, g, render_template
 import games
 
 from ..catalog import installed_games
+from .pages import TILE_ORDER
 from .players_api import profile_of
 from .rating_chart import rating_chart
 from .sessions import current_account
@@ -29,8 +30,10 @@ def account_page():
 def my_games_page():
     g.carries_token = True
     account = current_account(required=False)
+    order = {name: k for k, name in enumerate(TILE_ORDER)}  # as the lobby's tiles
     choices = [{"name": game.name, "title": game.title, "seats": list(game.seats),
-                "multi": "players" in game.options} for game in installed_games()]
+                "multi": "players" in game.options}
+               for game in sorted(installed_games(), key=lambda game: order.get(game.name, len(order)))]
     return render_template("my_games.html", account=account, game_choices=choices, with_csrf=True)
 
 

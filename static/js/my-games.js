@@ -168,8 +168,14 @@
     const form = $("challenge-form");
     if (!form) return;
     try { for (const game of await Players.api("/api/games")) catalog[game.name] = game; } catch (error) { failed(error); }
-    renderOptions();
-    $("challenge-game").addEventListener("change", renderOptions);
+    const chosen = () => {
+      renderOptions();
+      // Gamma's creator is seat 1 and starts the match: nothing to choose about the first move.
+      const game = catalog[$("challenge-game").value];
+      $("first-field").hidden = !!(game && game.options.players);
+    };
+    chosen();
+    $("challenge-game").addEventListener("change", chosen);
     const wanted = new URLSearchParams(window.location.search).get("challenge");
     if (wanted) $("challenge-to").value = wanted;
     let searching = null;

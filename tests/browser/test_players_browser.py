@@ -37,7 +37,8 @@ def challenge(page, to, game, options=None, first="random", rated=False):
     page.select_option("#challenge-game", game)
     for name, value in (options or {}).items():
         page.fill(f"#challenge-options [data-option={name}]", str(value))
-    page.select_option("#challenge-first", first)
+    if first != "random":
+        page.select_option("#challenge-first", first)
     if rated:
         page.check("#challenge-rated")
     page.click("#challenge-form button[type=submit]")
