@@ -85,7 +85,7 @@ def log_out_():
 def change_password():
     body = json_body()
     account = accounts().change_password(current_account(), body.get("password"), body.get("new_password"))
-    if request.headers.get("Authorization") is None:
+    if not request.headers.get("Authorization", "").startswith("Bearer "):
         log_in(account)  # this session goes on under the new epoch; every other one ends
     return jsonify({"ok": True, "csrf": generate_csrf()})
 

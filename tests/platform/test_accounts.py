@@ -133,7 +133,8 @@ def test_a_cookie_authenticated_write_needs_the_csrf_token(app, client):
     forged = client.post("/api/challenges", json=body, headers={"X-CSRFToken": answer["csrf"][:-3] + "abc"})
     other = client.post("/api/challenges", json=body, headers={"X-CSRFToken": app.test_client().get(
         "/api/account").json.get("csrf") or "x"})
-    for refused in (missing, forged, other):
+    basic = client.post("/api/challenges", json=body, headers={"Authorization": "Basic YW5uOng="})
+    for refused in (missing, forged, other, basic):
         assert refused.status_code == 403 and refused.json["error"] == "csrf", refused.json
     assert client.get("/api/challenges").json["outgoing"] == []
     assert client.post("/api/challenges", json=body, headers=csrf(answer)).status_code == 201
