@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002", "0003", "0004", "0005"]
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """
@@ -99,6 +99,7 @@ def test_a_database_of_the_first_release_is_upgraded_in_place(release_copy):
         assert rows(release_copy, table, columns) == old, table
     assert set(rows(release_copy, "matches", "visibility, listed")) == {("private", 0)}
     assert set(rows(release_copy, "matches", "revision, paused")) == {(0, 0)}  # 0005
+    assert rows(release_copy, "clocks") == [] and rows(release_copy, "clock_beat") == []  # 0006: no clocks yet
     # the summary columns (0002) made the release's recent list from the events, as it was
     with connect(release_copy) as conn:
         listed = [dict(zip(("id", "game", "mode", "name", "created", "version"), r)) for r in conn.execute(
