@@ -18,6 +18,9 @@
       case "agreed": return "Both players agreed to a draw.";
       case "abandoned": return `${who(outcome.abandoned)} left the game and did not come back in time.`;
       case "move-limit": return "The game reached its move limit.";
+      case "time": return (outcome.winners || []).length
+        ? `${who([outcome.flagged])} ran out of time.`
+        : `${who([outcome.flagged])} ran out of time, but the other side could not win any more: a draw.`;
       default: return null;
     }
   }
