@@ -145,7 +145,7 @@ class Clocks:
     def resume(self, credit: Callable[[str, float], None]) -> float:
         """At start-up: if every server was down (no heartbeat for three intervals), credit each running clock
         with the time since the last beat (`credit(match_id, seconds)`, the match service's); then re-arm every
-        pending flag and start beating. Returns the seconds credited (0: none)."""
+        pending flag. Returns the seconds credited (0: none). The heartbeat itself starts with `start()`."""
         now, last = self.clock(), self.store.last_beat()
         down = 0.0
         if last is None:
@@ -159,10 +159,14 @@ class Clocks:
                     log.exception("the clock of match %s could not be credited", match_id)
         for match_id, _seat, deadline in self.store.running():
             self.timers.schedule(f"{PREFIX}{match_id}:resume", deadline)
+        return down
+
+    def start(self) -> None:
+        """Beat every `beat_interval` seconds while this process serves (app.py calls it once it listens; an
+        application made in a test's process does not beat, and leaves no task behind)."""
         if self._spawn is not None and self._sleep is not None and not self._running:
             self._running = True
             self._spawn(self._beat_forever)
-        return down
 
     def beat(self) -> None:
         self.store.beat(self.clock())
@@ -176,7 +180,9 @@ class Clocks:
                 log.warning("the clocks' heartbeat could not be written", exc_info=True)
 
     def close(self) -> None:
-        """At shutdown: a last beat, so that the downtime counts from now."""
+        """At shutdown: a last beat, so that the downtime counts from now (only from a process that beat)."""
+        if not self._running:
+            return
         self._running = False
         try:
             self.beat()

@@ -108,3 +108,19 @@ def test_a_real_time_game_is_lost_on_time_on_a_desktop_and_a_phone(clock_server,
     assert clock_text(bob, 2) == "0.0" and bob.is_visible("#clocks .clock.flagged[data-seat='2']")
     shoot(bob, "phone-lost")
     shoot(ann, "desktop-won")
+
+
+def test_a_match_by_name_gets_the_clock_its_creator_chose(clock_server, new_context, shoot):
+    page = new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    page.goto(clock_server.url + "/")
+    page.fill("#match-name", "slow-sunday")
+    page.select_option("#by-name-game", "towers")
+    page.check("#by-name input[name=by-name-clock][value='correspondence:3']")
+    page.locator("#by-name").scroll_into_view_if_needed()
+    shoot(page, "by-name")
+    page.click("#by-name button[type=submit]")
+    page.wait_for_url("**/m/**")
+    state = api_state(clock_server, match_id(page))
+    assert state["clock"]["kind"] == "correspondence" and state["clock"]["days"] == 3
+    page.wait_for_selector("#clocks:not([hidden]) .clock[data-seat='2']")
+    assert page.inner_text("#clocks .clock[data-seat='1'] .clock-time") == "3 days"

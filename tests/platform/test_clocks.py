@@ -35,8 +35,10 @@ def clock():
 
 
 def make_service(storage, clock, timers=None, checked=False, events=None):
+    """A match service whose clocks run on `clock` (their heartbeat's task is only noted: tests beat by hand)."""
     events = [] if events is None else events
-    clocks = Clocks(storage, clock=clock, timers=timers if timers is not None else MemoryTimers(clock))
+    clocks = Clocks(storage, clock=clock, timers=timers if timers is not None else MemoryTimers(clock),
+                    spawn=lambda task: None, sleep=lambda seconds: None)
     svc = MatchService(storage, lambda match, event, payload: events.append((match, event, payload)),
                        presence=Presence(grace=5, clock=clock), clock=clock, clocks=clocks, checked=checked)
     svc.events = events
@@ -259,6 +261,7 @@ def test_a_quick_restart_after_a_clean_stop_credits_the_stop(database, clock):
     match, one, two = online(first, clock={"kind": "realtime", "minutes": 1, "increment": 0})
     play_any(first, match, one)
     clock.advance(5)
+    first.clocks.start()
     first.clocks.close()                   # a deploy: the last beat at the stop
     clock.advance(20)
     second = make_service(Storage.open(database), clock)
