@@ -126,6 +126,7 @@ class Clocks:
         deadline = state.deadline(running)
         self.store.set_deadline(match.id, state.control.to_dict(), running if deadline is not None else None,
                                 deadline)
+        self.timers.cancel(f"{PREFIX}{match.id}:{match.version - 1}")  # the last event's, if it set one
         if deadline is not None:
             self.timers.schedule(f"{PREFIX}{match.id}:{match.version}", deadline)
 

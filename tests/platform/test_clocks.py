@@ -170,6 +170,22 @@ def test_the_clock_runs_against_the_computer_and_on_one_screen(service, clock):
     assert refused.error == "bad-clock" and "online" in refused.reason
 
 
+def test_a_rematch_keeps_the_time_control_and_a_resignation_stops_the_clocks(service, clock):
+    match, one, two = online(service, clock={"kind": "realtime", "minutes": 3, "increment": 2})
+    play_any(service, match, one)
+    clock.advance(7)
+    service.resign(match, two)
+    clock.advance(100)
+    state = service.state(match)
+    assert state["outcome"]["reason"] == "resigned" and state["clock"]["left"] == [182.0, 173.0]
+    assert state["clock"]["running"] is None and service.clocks.time_to_move([match])[match]["seat"] is None
+    service.rematch(match, one)
+    new = service.rematch(match, two)["match"]
+    assert service.state(new)["clock"] == {"kind": "realtime", "minutes": 3, "increment": 2, "left": [180.0, 180.0],
+                                           "running": None, "started": False, "flagged": None}
+    assert service.state(service.create("trails", {}, "online")["match"])["clock"] is None
+
+
 # -- who wins on time -------------------------------------------------------------------------------------
 def test_gamma_with_several_players_ends_and_the_others_with_most_fields_win(service, clock):
     created = service.create("gamma", {"players": 3}, "online", clock={"kind": "realtime", "minutes": 1,
