@@ -42,7 +42,6 @@
     let faces = [];            // per seat: {root, time}
     let timer = null;
     let warned = new Set();    // thresholds already announced in this turn
-    let first = true;
 
     function build(state) {
       box.innerHTML = "";
@@ -79,6 +78,7 @@
         if (face.time.textContent !== text) face.time.textContent = text;
         const running = clock.running === seat;
         face.root.classList.toggle("running", running);
+        face.root.classList.toggle("days", kind === "correspondence");
         face.root.classList.toggle("low", kind === "realtime" ? s < LOW : s < HOUR);
         face.root.classList.toggle("flagged", clock.flagged === seat);
         face.root.classList.toggle("mine", page.mySeats().includes(seat) && page.role() === "player");
@@ -116,15 +116,19 @@
         // thresholds already passed at a turn's start are not news
         warned = new Set((WARN[clock.kind] || []).filter((mark) => clock.running && clock.left[clock.running - 1] <= mark));
       }
-      if (first && clock.kind === "correspondence" && page.myTurn() && page.notify) {
-        page.notify(`Your move: ${correspondenceText(leftNow(clock.running))} left`);  // (only while hidden)
-      }
-      first = false;
       draw();
       clearInterval(timer);
       timer = clock.running ? setInterval(draw, clock.kind === "realtime" ? 100 : 30000) : null;
     }
 
-    return { render };
+    // A slow game opened (or come back to) while it is the player's move: a reminder, if they allowed
+    // notifications and the tab is hidden (signals' notify decides both).
+    function watched(first) {
+      if (first && clock && clock.kind === "correspondence" && clock.running && page.myTurn() && page.notify) {
+        page.notify(`Your move: ${correspondenceText(leftNow(clock.running))} left`);
+      }
+    }
+
+    return { render, watched };
   });
 })();

@@ -124,3 +124,37 @@ def test_a_match_by_name_gets_the_clock_its_creator_chose(clock_server, new_cont
     assert state["clock"]["kind"] == "correspondence" and state["clock"]["days"] == 3
     page.wait_for_selector("#clocks:not([hidden]) .clock[data-seat='2']")
     assert page.inner_text("#clocks .clock[data-seat='1'] .clock-time") == "3 days"
+    # The friend types the same name, and the creator plays Blue's first turn: Red's three days run.
+    friend = new_context().new_page()
+    friend.goto(clock_server.url + "/")
+    friend.fill("#match-name", "slow-sunday")
+    friend.select_option("#by-name-game", "towers")
+    friend.click("#by-name button[type=submit]")
+    friend.wait_for_url("**/m/**")
+    match = match_id(page)
+    assert match_id(friend) == match
+    token = page.evaluate("m => localStorage.getItem('quadrille.token.' + m)", match)
+    state = api_state(clock_server, match)
+    move = [m for m in state["legal"] if m != "end"][0]
+    requests.post(f"{clock_server.url}/api/matches/{match}/moves", json={"move": move},
+                  headers={"Authorization": f"Bearer {token}"}).raise_for_status()
+    friend.wait_for_selector("#clocks .clock.running[data-seat='2']")
+    assert re.fullmatch(r"2 days 23 h", friend.inner_text("#clocks .clock[data-seat='2'] .clock-time"))
+    assert friend.get_attribute("#clocks .clock[data-seat='2']", "aria-label") == "Red: 2 days 23 hours left, running"
+    shoot(friend, "correspondence")
+    # Red comes back later in a tab in the background, having allowed notifications: reminded of the move.
+    red_token = friend.evaluate("m => localStorage.getItem('quadrille.token.' + m)", match)
+    later = new_context()
+    later.add_init_script("""
+        window.__notes = [];
+        window.Notification = function (text) { window.__notes.push(text); };
+        window.Notification.permission = "granted";
+        Object.defineProperty(document, "hidden", { get: () => true });
+    """)
+    back = later.new_page()
+    back.goto(clock_server.url + "/")
+    back.evaluate("([m, t]) => { localStorage.setItem('quadrille.token.' + m, t); "
+                  "localStorage.setItem('quadrille.notify', 'on'); }", [match, red_token])
+    back.goto(f"{clock_server.url}/m/{match}")
+    wait_seats(back, "2")
+    back.wait_for_function("window.__notes.some(n => n.startsWith('Your move: 2 days 23 h'))")
