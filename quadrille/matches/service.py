@@ -840,6 +840,9 @@ class MatchService:
             self._authorise(match, token)
             if match.paused == paused:
                 return self._state(match)  # nothing changes, so nobody needs to hear of it
+            if paused and match.clock is not None and match.humans():
+                # the clocks do not stop: a paused computer would only lose on time
+                raise ServiceError(403, "not-allowed", "The computer cannot be paused in a game with a clock.")
             self.storage.set_paused(match.id, paused)
             match.paused, match.revision = paused, match.revision + 1
             return self._publish(match)

@@ -91,7 +91,7 @@
     // Once per threshold and turn, only for the player's own running clock.
     function warn() {
       const seat = clock.running;
-      if (!seat || page.role() !== "player" || !page.mySeats().includes(seat)) return;
+      if (!seat || page.role() === "spectator" || !page.mySeats().includes(seat)) return;
       const s = leftNow(seat);
       for (const mark of WARN[clock.kind] || []) {
         if (s <= mark && !warned.has(mark)) {

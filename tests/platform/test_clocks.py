@@ -168,6 +168,12 @@ def test_the_clock_runs_against_the_computer_and_on_one_screen(service, clock):
     assert service.state(local["match"])["clock"]["left"] == [61.0, 55.0]
     refused = error_of(service.create, "trails", {}, "local", clock={"kind": "correspondence", "days": 1})
     assert refused.error == "bad-clock" and "online" in refused.reason
+    ai = service.create("trails", {"size": 7}, "ai", ai={"seats": [2], "level": 1},
+                        clock={"kind": "realtime", "minutes": 1, "increment": 0})
+    assert service.state(ai["match"])["clock"]["left"] == [60.0, 60.0]
+    paused = error_of(service.pause, ai["match"], ai["token"], True)   # the computer would lose on time
+    assert paused.error == "not-allowed" and "clock" in paused.reason
+    assert service.state(ai["match"])["paused"] is False
 
 
 def test_a_rematch_keeps_the_time_control_and_a_resignation_stops_the_clocks(service, clock):
