@@ -9,6 +9,7 @@ import time
 import pytest
 import requests
 
+from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, join_by_invite, match_id, result_title, wait_seats
 from tests.conftest import ServerProcess
 
@@ -89,6 +90,7 @@ def test_a_real_time_game_is_lost_on_time_on_a_desktop_and_a_phone(clock_server,
     for page, width in ((bob, 390), (ann, 1100)):
         box = page.locator("#clocks").bounding_box()
         assert box["y"] + box["height"] < 844 / 2 and box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert serious_violations(bob, "#clocks") == [] and serious_violations(ann, "#clocks") == []
     shoot(bob, "phone-running")
     shoot(ann, "desktop-running")
     bob.wait_for_selector("#clocks .clock.low.running[data-seat='2']", timeout=15_000)   # the last 10 s
