@@ -159,8 +159,8 @@ class MatchService:
         several share presence); `spawn`, `sleep`: Flask-SocketIO's start_background_task and sleep, for the
         disconnect timer (without them the timer fires only when told: `timeouts.fire_due()`, as tests do);
         `timers`: infra/timers.py's (default: in memory). `checked`: other processes write to the same
-        storage, so a cached match is checked against storage's revision before each use (and catches up). `clocks`: the clocks service (quadrille/clocks/;
-        default: wall-clock time, its timers in memory)."""
+        storage, so a cached match is checked against storage's revision before each use (and catches up).
+        `clocks`: the clocks service (quadrille/clocks/; default: wall-clock time, its timers in memory)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
