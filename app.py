@@ -209,6 +209,7 @@ def main(argv=None) -> int:
     app = create_app({**settings_from_environment(DEFAULTS), "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
                       "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
     tune_garbage_collector()
+    app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
     queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
     ready = (f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {shown(args.db)}"
              f"{queue}, process {os.getpid()})")

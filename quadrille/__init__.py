@@ -24,6 +24,7 @@ from flask_socketio import SocketIO
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
+from .clocks import Bounds, Clocks
 from .computer import ComputerPlayers
 from .errors import ServiceError
 from .computer.quota import MatchQuota, RedisMatchQuota
@@ -97,9 +98,15 @@ def create_app(config: dict | None = None) -> Flask:
         client, clock, quota, takeover = None, time.monotonic, MatchQuota, None
         presence = MemoryPresence(grace=config["PRESENCE_GRACE"])
         leases, timers = MemoryLeases(), MemoryTimers(clock, spawn, sleep)
+    # The clocks' time is wall-clock time (stored, and the same for every process and after a restart); in one
+    # process their timers are a heap of their own on that clock, with several the shared RedisTimers.
+    clocks = Clocks(storage, clock=time.time, timers=timers if queue else MemoryTimers(time.time, spawn, sleep),
+                    bounds=Bounds.from_settings(config), beat_interval=config["CLOCK_BEAT"], spawn=spawn,
+                    sleep=sleep)
     service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
                            vote_ttl=config["VOTE_TTL"], disconnect_timeout=config["DISCONNECT_TIMEOUT"],
-                           spawn=spawn, sleep=sleep, clock=clock, timers=timers, checked=bool(queue))
+                           spawn=spawn, sleep=sleep, clock=clock, timers=timers, checked=bool(queue),
+                           clocks=clocks)
     service.computer = ComputerPlayers(service, spawn, sleep,
                                        size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"],
                                        watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"],
@@ -130,7 +137,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.challenges"] = challenges
     app.extensions["quadrille.presence"] = presence
     app.extensions["quadrille.budgets"] = budgets
-    app.extensions["quadrille.backends"] = [presence, leases, timers]  # closed at shutdown (app.py)
+    app.extensions["quadrille.clocks"] = clocks
+    app.extensions["quadrille.backends"] = [clocks, presence, leases, timers]  # closed at shutdown (app.py)
+    clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
 
     def health() -> tuple[dict, bool]:
         """For load balancers and checks: this process, its database and its queue, and whether both answer."""

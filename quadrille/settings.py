@@ -78,4 +78,18 @@ DEFAULTS = {
     # victory, call it a draw or hand the seat over: lichess's and Board Game Arena's minute or so. A reload
     # takes a second; tests set a few seconds.
     "DISCONNECT_TIMEOUT": 60.0,
+
+    # -- clocks (quadrille/clocks/) -------------------------------------------------------------------------
+    # The time controls a new match may have: real time from CLOCK_MINUTES_MIN to CLOCK_MINUTES_MAX minutes per
+    # side (lichess's quarter of a minute to three hours; tests lower the minimum to play a game out in
+    # seconds), plus 0 to CLOCK_INCREMENT_MAX seconds per move (per turn in Towers); correspondence from
+    # CORRESPONDENCE_DAYS_MIN to CORRESPONDENCE_DAYS_MAX days per move.
+    "CLOCK_MINUTES_MIN": 0.25,
+    "CLOCK_MINUTES_MAX": 180,
+    "CLOCK_INCREMENT_MAX": 180,
+    "CORRESPONDENCE_DAYS_MIN": 1,
+    "CORRESPONDENCE_DAYS_MAX": 14,
+    # Every server process says it is alive this often (one row); a server that starts after none did for three
+    # of these gives the running clocks back the time nobody served them.
+    "CLOCK_BEAT": 1.0,
 }

@@ -77,6 +77,25 @@ events_table = Table(
     Column("at", Float, nullable=False),
 )
 
+# The clocks of matches that have one (quadrille/clocks/): the control, and when the seat to move runs out of
+# time, so that a server starting up re-arms every flag (ix_clocks_deadline) and a list of one player's games can
+# say "your turn, 2 days left" without replaying them. The clocks themselves live in the events (snapshots).
+clocks_table = Table(
+    "clocks", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("control", Text, nullable=False),        # JSON: {"kind": "realtime", "minutes", "increment"} | {...days}
+    Column("seat", Integer),                        # the seat whose clock runs; NULL: none runs
+    Column("deadline", Float),                      # when its time runs out (the clocks' clock: wall-clock time)
+    Index("ix_clocks_deadline", "deadline"),
+)
+
+# One row: when a server process last said it was alive (every CLOCK_BEAT seconds). A server starting after
+# every process was down credits the clocks that were running with the time nobody served them.
+clock_beat_table = Table(
+    "clock_beat", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+)
 
 VISIBILITIES = ("private", "public", "open")
 LISTED = ("public", "open")  # the visibilities shown in the public list

@@ -20,6 +20,7 @@ from typing import Callable
 import games
 from games import IllegalMove
 
+from ..clocks import Clocks, ClockState
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
@@ -55,6 +56,7 @@ class Match:
     votes: dict = field(default_factory=dict)       # seat -> {voter seat: when}, to hand it to the computer
     offers: Offers = field(default_factory=Offers)  # offers between the players (a rematch)
     revision: int = 0                               # storage's count of writes to the match, as this copy knows it
+    clock: ClockState | None = None                 # its clocks, if it has a time control (quadrille/clocks/)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -152,12 +154,13 @@ class MatchService:
                  cache: MatchCache | None = None, presence: Presence | None = None, vote_ttl: float = 120.0,
                  clock: Callable[[], float] = time.monotonic, disconnect_timeout: float = 60.0,
                  spawn: Callable | None = None, sleep: Callable[[float], None] | None = None,
-                 timers=None, checked: bool = False):
+                 timers=None, checked: bool = False, clocks: Clocks | None = None):
         """`clock`: the same clock as presence's (monotonic seconds in one process, wall-clock seconds when
         several share presence); `spawn`, `sleep`: Flask-SocketIO's start_background_task and sleep, for the
         disconnect timer (without them the timer fires only when told: `timeouts.fire_due()`, as tests do);
         `timers`: infra/timers.py's (default: in memory). `checked`: other processes write to the same
-        storage, so a cached match is checked against storage's revision before each use (and catches up)."""
+        storage, so a cached match is checked against storage's revision before each use (and catches up).
+        `clocks`: the clocks service (quadrille/clocks/; default: wall-clock time, its timers in memory)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
@@ -166,6 +169,8 @@ class MatchService:
         self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
                                            on_due=self._announce_away, timers=timers)
         self.storage = storage
+        self.clocks = clocks if clocks is not None else Clocks(storage, spawn=spawn, sleep=sleep)
+        self.clocks.on_flag = self._check_flag
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache = cache if cache is not None else MatchCache()
         self._cache_lock = threading.Lock()
@@ -235,7 +240,8 @@ class MatchService:
         match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode),
                       waits_for_seats=_waits_for_seats(game, row.mode), began_at=self._began(row),
                       computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()},
-                      paused=row.paused, revision=row.revision)
+                      paused=row.paused, revision=row.revision,
+                      clock=self.clocks.new_state(row.meta.get("clock"), len(row.seats)))
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
@@ -245,6 +251,7 @@ class MatchService:
     def _apply(self, match: Match, event: EventRow) -> None:
         """Apply one stored event to the in-memory match (used for replay and for new events)."""
         kind, data = event.kind, event.data
+        turn_before = match.turn() if match.clock is not None else None
         if kind == "move":
             match.board.push(data["move"])
             match.move_seats.append(event.seat)
@@ -284,8 +291,17 @@ class MatchService:
             match.computer.pop(data["seat"], None)
         elif kind in ("offer", "decline", "rematch"):
             match.offers.apply(kind, data)
+        elif kind == "flag":  # a player's time ran out (quadrille/clocks/results.py says who wins)
+            match.offers.ended()
+            match.result = self.clocks.flag_result(match, data["seat"])
+        elif kind == "clock":  # the clocks credited with a server's downtime: only the snapshot counts
+            pass
         else:  # pragma: no cover - storage only ever holds the kinds above
             raise ValueError(f"unknown event kind {kind!r}")
+        if match.clock is not None:
+            if kind == "start":
+                match.clock = self.clocks.new_state(match.clock.control.to_dict(), match.board.players)
+            self.clocks.applied(match, event, turn_before)
 
     @staticmethod
     def _scores(match: Match) -> list:
@@ -295,11 +311,15 @@ class MatchService:
         outcome = match.board.outcome()
         return list(outcome.scores) if outcome else []
 
-    def _record_event(self, match: Match, kind: str, data: dict, seat: int | None) -> EventRow:
-        """Write an event (the caller holds match.lock and has validated it), then apply it."""
+    def _record_event(self, match: Match, kind: str, data: dict, seat: int | None, credit: float = 0.0) -> EventRow:
+        """Write an event (the caller holds match.lock and has validated it), then apply it. While the match's
+        clocks run, the event carries their snapshot (`credit`: seconds of a server's downtime not charged)."""
         if match.version >= match.event_limit:
             raise ServiceError(409, "match-full", "This match holds as many moves and decisions as a match may; "
                                                   "export it and import the record to go on.")
+        snapshot = self.clocks.snapshot(match, kind, credit) if match.clock is not None else None
+        if snapshot is not None:
+            data = {**data, "clock": snapshot}
         event = EventRow(seq=match.version + 1, kind=kind, data=data, seat=seat, at=time.time())
         try:
             self.storage.append_event(match.id, event)
@@ -316,6 +336,8 @@ class MatchService:
         self._apply(match, event)
         match.version = event.seq
         match.row.events.append(event)
+        if match.clock is not None:
+            self.clocks.arm(match)
         return event
 
     # -- reading --------------------------------------------------------------
@@ -355,6 +377,7 @@ class MatchService:
             "away": self._away(match),
             "disconnect_timeout": self.timeouts.timeout,
             "rematch": match.offers.rematch,
+            "clock": self.clocks.view(match),
         }
 
     # -- who is away, and the disconnect timeout -------------------------------------------------------
@@ -442,17 +465,19 @@ class MatchService:
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=(), owner=None, visibility=None, token=None) -> dict:
+               player=None, moves=(), owner=None, visibility=None, token=None, clock=None) -> dict:
         """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
         creator's address, counted against its cap of matches against the computer. `visibility`: private
         (default), public or open (invites.py); an online match's answer carries `invite_secret`, the secret
         that lets a friend take a free seat. `token`: the token to hold the seats with (an account's seat key,
-        see accounts/), else a new one."""
+        see accounts/), else a new one. `clock`: its time control (clocks/control.py: None,
+        {"kind": "realtime", "minutes", "increment"} or {"kind": "correspondence", "days"})."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
         if mode not in MODES:
             raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
+        control = self.clocks.parse(clock, mode)
         visibility = invites.visibility_for(visibility, mode)
         try:
             board = game.new(**self._within_form(game, options or {}))
@@ -482,7 +507,8 @@ class MatchService:
                      for seat in range(1, board.players + 1)]
         secret, invite_hash = invites.new_invite()
         match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner,
-                             visibility=visibility, invite_hash=invite_hash)
+                             visibility=visibility, invite_hash=invite_hash,
+                             clock=control.to_dict() if control else None)
         mine = [s for s in held if s not in computer]
         self.presence.seen(match.id, mine)  # creating a match is its creator's first act there
         created = {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token,
@@ -493,14 +519,17 @@ class MatchService:
 
     def _insert(self, game: games.Game, board, mode: str, name: str | None, seats: list[SeatRow],
                 computer: dict, started: bool | None = None, owner=None, visibility: str = "private",
-                invite_hash: str | None = None) -> Match:
+                invite_hash: str | None = None, clock: dict | None = None) -> Match:
         """Store a new match whose seats are already decided, cache it, and let the computer start.
         `started`: a match that would wait for its creator's start may begin at once (a rematch).
         `owner`: the creator's address, counted against its cap of matches against the computer.
         `invite_hash`: the hash of the secret that takes a free seat (every new match has one, even without
-        free seats, so that only a match of an earlier release goes without: see invites.py)."""
+        free seats, so that only a match of an earlier release goes without: see invites.py). `clock`: its
+        time control, checked (kept in `meta`, with the match, in one write)."""
         now = time.time()
         meta = {"invite": invite_hash or invites.new_invite()[1]}
+        if clock:
+            meta["clock"] = clock
         if computer:
             meta["computer"] = {str(seat): level for seat, level in computer.items()}
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
@@ -515,7 +544,10 @@ class MatchService:
         self.storage.create_match(row)
         match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
                       waits_for_seats=_waits_for_seats(game, mode), began_at=self.clock(),
-                      move_seats=[None] * len(board.moves), computer=computer)
+                      move_seats=[None] * len(board.moves), computer=computer,
+                      clock=self.clocks.new_state(clock, len(seats)))
+        if clock:
+            self.clocks.arm(match)  # its row in the clocks table, before anything runs
         with self._cache_lock:
             self._cache.put(row.id, match)
         self._wake_computer(match)
@@ -623,11 +655,13 @@ class MatchService:
             self.listener(match.id, "state", state)
         return {"match": match.id, "seat": target.seat, "seats": [target.seat], "token": token}
 
-    def join_by_name(self, name, game_name, options=None, player=None) -> dict:
+    def join_by_name(self, name, game_name, options=None, player=None, clock=None) -> dict:
         """Both players type the same match name: the first creates it (and moves first), the second joins.
 
-        Anyone arriving later watches. A finished match's name can be used again for a new match.
+        Anyone arriving later watches. A finished match's name can be used again for a new match. `clock`:
+        the time control of a match this creates (checked either way; one that is joined keeps its own).
         """
+        self.clocks.parse(clock, "online")
         name = _clean_name(name, "match name")
         if name is None:
             raise bad_request("Type a match name.")
@@ -646,7 +680,7 @@ class MatchService:
                         if exc.error != "no-free-seat":
                             raise
                         return {"match": existing, "seat": None, "seats": [], "token": None, "created": False}
-            return self.create(game_name, options, "online", name=name, player=player)
+            return self.create(game_name, options, "online", name=name, player=player, clock=clock)
 
     def hand_over(self, match_id, token, new_token_, name=None) -> list[int]:
         """Move the seats `token` holds to `new_token_` (and, given `name`, rename them): an anonymous player's
@@ -717,11 +751,46 @@ class MatchService:
             return self._publish(match)
 
     def _check_playing(self, match: Match) -> None:
+        if match.clock is not None and self.clocks.out_of_time(match):
+            self._flag(match)
+            raise ServiceError(409, "game-over", f"The game is over: {match.name(match.clock.flagged)}'s time ran out.")
         if match.outcome() is not None:
             raise ServiceError(409, "game-over", "The game is over.")
         if not match.begun():
             raise ServiceError(409, "not-started", "The game begins when every player has taken a seat."
                                if match.started else "The match has not started yet: its creator starts it.")
+
+    # -- clocks (quadrille/clocks/) ------------------------------------------------------------------------
+    def _flag(self, match: Match) -> dict:
+        """The seat to move ran out of time: record it (the caller holds the lock and checked) and tell the room."""
+        self._record_event(match, "flag", {"seat": match.turn()}, None)
+        return self._publish(match)
+
+    def _check_flag(self, match_id: str) -> None:
+        """A flag's timer fired (in this process only, with RedisTimers): if the seat to move is out of time,
+        the flag falls; otherwise (a move came in time) the timer is set again for the clock that runs now."""
+        try:
+            match = self._get(match_id)
+        except ServiceError:
+            return
+        with match.lock:
+            if match.clock is None:
+                return
+            if self.clocks.out_of_time(match):
+                try:
+                    self._flag(match)
+                except ServiceError as exc:  # another process recorded it (or something else) first
+                    log.info("match %s: the flag was not recorded here (%s)", match_id, exc.error)
+            else:
+                self.clocks.arm(match)
+
+    def credit_clock(self, match_id: str, seconds: float) -> None:
+        """The server was down `seconds`: the clock that ran is not charged for them (an event `clock`)."""
+        match = self._get(match_id)
+        with match.lock:
+            if match.clock is not None and self.clocks.snapshot(match, "clock") is not None:
+                self._record_event(match, "clock", {"credit": round(seconds, 3)}, None, credit=seconds)
+                self._publish(match)
 
     def _publish(self, match: Match) -> dict:
         state = self._state(match)
@@ -791,6 +860,9 @@ class MatchService:
             self._authorise(match, token)
             if match.paused == paused:
                 return self._state(match)  # nothing changes, so nobody needs to hear of it
+            if paused and match.clock is not None and match.humans():
+                # the clocks do not stop: a paused computer would only lose on time
+                raise ServiceError(403, "not-allowed", "The computer cannot be paused in a game with a clock.")
             self.storage.set_paused(match.id, paused)
             match.paused, match.revision = paused, match.revision + 1
             return self._publish(match)
@@ -968,7 +1040,7 @@ class MatchService:
                         for s in match.row.seats), key=lambda s: s.seat)
         board = game.new(**match.row.options)
         return self._insert(game, board, mode, None, seats, computer, started=True, owner=owner,
-                            visibility=match.row.visibility)
+                            visibility=match.row.visibility, clock=match.row.meta.get("clock"))
 
     # -- offers during the game, aborting, and the disconnect timeout ----------------------------------
     def _situation(self, match: Match) -> Situation:

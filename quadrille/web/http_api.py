@@ -93,7 +93,7 @@ def create_match():
     created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
                                seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
                                player=body.get("player"), owner=request.remote_addr,
-                               visibility=body.get("visibility"))
+                               visibility=body.get("visibility"), clock=body.get("clock"))
     return jsonify(with_links(created)), 201
 
 
@@ -101,7 +101,7 @@ def create_match():
 def join_by_name():
     body = json_body()
     joined = service().join_by_name(body.get("name"), body.get("game"), body.get("options"),
-                                    player=body.get("player"))
+                                    player=body.get("player"), clock=body.get("clock"))
     return jsonify(with_links(joined)), 201 if joined.get("token") else 200
 
 

@@ -243,25 +243,19 @@ def test_a_rematch_of_a_challenge_is_in_both_lists(app, ann, bob):
     assert bob.get("/api/me/games").json["games"][0]["seats"] == [1]
 
 
-def test_a_challenges_clock_is_kept_verbatim_and_given_to_the_match_creation(app, ann, bob):
-    """The clocks live in the match service (another change): a challenge keeps its `clock` as sent and hands
-    it to MatchService.create as POST /api/matches would. Here the service is given a `clock` argument that
-    records what it gets; without one (this code alone) a clock is refused and nothing is stored."""
+def test_a_challenges_clock_is_checked_kept_and_given_to_its_match(app, ann, bob):
+    """A challenge's `clock` is checked by the clocks' one check when it is made (a bad one stores nothing),
+    kept as sent, and the accepted challenge's match runs that time control."""
+    for bad in ({"kind": "correspondence", "days": 99}, {"kind": "realtime", "minutes": 0}, {"kind": "blitz"}):
+        refused = ann.post("/api/challenges", {"to": "bob", "game": "trails", "clock": bad})
+        assert refused.status_code == 400 and refused.json["error"] == "bad-clock" and challenges_in(app) == 0
     clock = {"kind": "realtime", "minutes": 5, "increment": 3}
-    refused = ann.post("/api/challenges", {"to": "bob", "game": "trails", "clock": clock})
-    assert refused.status_code == 400 and refused.json["error"] == "bad-clock" and challenges_in(app) == 0
-    service, given = app.extensions["quadrille"], []
-    original = service.create
-
-    def create(game_name, options=None, mode="online", seats=None, ai=None, name=None, player=None, moves=(),
-               owner=None, visibility=None, token=None, clock=None):
-        given.append(clock)
-        return original(game_name, options, mode, seats, ai, name, player, moves, owner, visibility, token)
-    service.create = create
     made = ann.challenge("bob", clock=clock)
     assert made["clock"] == clock and bob.get("/api/challenges").json["incoming"][0]["clock"] == clock
-    bob.post(f"/api/challenges/{made['challenge']}/accept")
-    assert given == [clock]
+    match = bob.post(f"/api/challenges/{made['challenge']}/accept").json["match"]
+    state = app.extensions["quadrille"].state(match)
+    assert state["clock"]["kind"] == "realtime" and state["clock"]["minutes"] == 5
+    assert state["clock"]["increment"] == 3 and state["clock"]["left"] == [300.0, 300.0]
     plain = ann.challenge("bob")
-    bob.post(f"/api/challenges/{plain['challenge']}/accept")
-    assert given == [clock, None]
+    match = bob.post(f"/api/challenges/{plain['challenge']}/accept").json["match"]
+    assert app.extensions["quadrille"].state(match).get("clock") is None
