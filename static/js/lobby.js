@@ -223,11 +223,7 @@
     const name = $("match-name").value.trim();
     if (!name) { f.querySelector(".form-error").textContent = "Type a match name first."; return; }
     try {
-      const chosen = f.querySelector("input[name=by-name-clock]:checked").value;  // "", "realtime:M+S", "correspondence:D"
-      const [kind, spec] = chosen.split(":");
-      const clock = !chosen ? null : kind === "realtime"
-        ? { kind, minutes: Number(spec.split("+")[0]), increment: Number(spec.split("+")[1]) }
-        : { kind, days: Number(spec) };
+      const clock = ClockChoice.read(f, "by-name-clock");
       enter(await api("/api/matches/by-name", { name, game: $("by-name-game").value, player: Tokens.getName() || undefined, clock }));
     } catch (error) {
       f.querySelector(".form-error").textContent = error.reason || "Could not join that match.";

@@ -60,7 +60,9 @@
     const first = { challenger: incoming ? `${c.from} moves first` : "you move first",
                     opponent: incoming ? "you move first" : "they move first", random: "first move at random" }[c.first];
     const who = incoming ? `${c.from} challenges you` : `You challenged ${c.to.map((t) => t.name).join(", ")}`;
-    return `${who} to ${c.title} (${optionText(c.options) || "default options"}), ${c.rated ? "rated" : "casual"}, ${first}`;
+    const clock = !c.clock ? "" : c.clock.kind === "realtime" ? `, ${c.clock.minutes} + ${c.clock.increment || 0}`
+      : `, ${c.clock.days} ${c.clock.days === 1 ? "day" : "days"} a move`;
+    return `${who} to ${c.title} (${optionText(c.options) || "default options"}), ${c.rated ? "rated" : "casual"}, ${first}${clock}`;
   }
 
   function button(label, handler, kind) {
@@ -195,7 +197,8 @@
       const to = $("challenge-to").value.split(",").map((n) => n.trim()).filter(Boolean);
       if (!to.length) { $("challenge-to").focus(); return say("Type the name of the player to challenge.", "error"); }
       const body = { to: to.length === 1 ? to[0] : to, game: $("challenge-game").value, options: chosenOptions(),
-                     first: $("challenge-first").value, rated: $("challenge-rated").checked, clock: null };
+                     first: $("challenge-first").value, rated: $("challenge-rated").checked,
+                     clock: ClockChoice.read(event.target, "challenge-clock") };
       try {
         const made = await Players.api("/api/challenges", body);
         say(`Challenge sent to ${made.to.map((t) => t.name).join(", ")}.`, "good");

@@ -32,7 +32,7 @@ def log_in(page, server, name, password="correct horse"):
     page.wait_for_url("**/me")
 
 
-def challenge(page, to, game, options=None, first="random", rated=False):
+def challenge(page, to, game, options=None, first="random", rated=False, clock=""):
     page.fill("#challenge-to", to)
     page.select_option("#challenge-game", game)
     for name, value in (options or {}).items():
@@ -41,6 +41,8 @@ def challenge(page, to, game, options=None, first="random", rated=False):
         page.select_option("#challenge-first", first)
     if rated:
         page.check("#challenge-rated")
+    if clock:
+        page.check(f"#challenge-form input[name=challenge-clock][value='{clock}']")
     page.click("#challenge-form button[type=submit]")
     page.wait_for_function("document.getElementById('games-message').textContent.startsWith('Challenge sent')")
 
@@ -83,9 +85,10 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     bob.wait_for_function("document.getElementById('incoming').textContent.includes('to Gamma')")
     challenge(ann, "bob", "towers")
     bob.wait_for_function("document.getElementById('incoming').textContent.includes('to Towers')")
-    challenge(ann, "Bob", "trails", options={"size": 5}, first="challenger", rated=True)
+    challenge(ann, "Bob", "trails", options={"size": 5}, first="challenger", rated=True, clock="realtime:15+10")
     bob.wait_for_function("document.getElementById('incoming').textContent.includes('Trails')")
     assert "ann challenges you to Trails and Towers" in incoming_text(bob) and "rated" in incoming_text(bob)
+    assert "15 + 10" in incoming_text(bob)
     shoot(bob, "inbox")
     bob.click("#incoming li:has-text('to Towers') button:text-is('Decline')")
     ann.wait_for_function("document.getElementById('outgoing').textContent.includes('declined')")
@@ -93,6 +96,8 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     bob.wait_for_url("**/m/**")
     match = match_id(bob)
     wait_seats(bob, "2")
+    clock = api_state(server, match)["clock"]  # the challenge's time control, run by its match
+    assert (clock["kind"], clock["minutes"], clock["increment"]) == ("realtime", 15, 10)
     assert [c["status"] for c in bob.evaluate("fetch('/api/challenges').then(r => r.json())")["incoming"]] == ["pending", "pending"]
     ann.wait_for_function("document.getElementById('outgoing').textContent.includes('accepted')")
     for game in ("Lattice", "Gamma"):
