@@ -2,9 +2,12 @@
 """Start the Quadrille server.
 
     python app.py [--host 127.0.0.1] [--port 5000] [--db quadrille.db] [--async-mode gevent]
+    python app.py --db postgresql+psycopg://user@host/quadrille --message-queue redis://host:6379/0
 
-Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_DB,
-QUADRILLE_ASYNC_MODE and QUADRILLE_PUBLIC_URL mirror the flags. Every other
+Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_DB, QUADRILLE_MESSAGE_QUEUE,
+QUADRILLE_ASYNC_MODE and QUADRILLE_PUBLIC_URL mirror the flags. --db takes a SQLite file's path (the
+default: one process, everything in memory) or a database URL; with --message-queue (Redis) several
+processes serve the same matches (README.md, "Running several processes"). Every other
 setting of quadrille/settings.py can be set as QUADRILLE_<NAME> (a JSON value, or
 plain text), e.g. QUADRILLE_CONNECTIONS_PER_ADDRESS=200. The async mode is chosen
 here and only here: the rest of the code uses Flask-SocketIO's portable
@@ -31,7 +34,10 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--host", default=env("QUADRILLE_HOST", "127.0.0.1"), help="address to listen on")
     parser.add_argument("--port", type=int, default=int(env("QUADRILLE_PORT", "5000")),
                         help="port to listen on (0 picks a free one)")
-    parser.add_argument("--db", default=env("QUADRILLE_DB", "quadrille.db"), help="the SQLite database file")
+    parser.add_argument("--db", default=env("QUADRILLE_DB", "quadrille.db"),
+                        help="a SQLite database file, or a database URL (postgresql+psycopg://user@host/name)")
+    parser.add_argument("--message-queue", default=env("QUADRILLE_MESSAGE_QUEUE") or None,
+                        help="a Redis URL (redis://host:6379/0) shared by several server processes")
     parser.add_argument("--async-mode", choices=ASYNC_MODES, default=env("QUADRILLE_ASYNC_MODE", DEFAULT_ASYNC_MODE),
                         help="the concurrency model of the server")
     parser.add_argument("--public-url", default=env("QUADRILLE_PUBLIC_URL"),
@@ -39,7 +45,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-FLAG_SETTINGS = {"DATABASE", "ASYNC_MODE", "PUBLIC_URL"}
+FLAG_SETTINGS = {"DATABASE", "ASYNC_MODE", "PUBLIC_URL", "MESSAGE_QUEUE"}
 
 
 def settings_from_environment(defaults: dict) -> dict:
@@ -56,12 +62,21 @@ def settings_from_environment(defaults: dict) -> dict:
     return found
 
 
+def shown(location: str) -> str:
+    """A database or queue location for the log: a URL without its password."""
+    import re
+    return re.sub(r"(://[^:/@]*):[^@/]*@", r"\1:***@", location)
+
+
 def patch(mode: str) -> None:
     """Monkey-patch the standard library for the chosen async mode; must run before other imports."""
     if mode == "gevent":
         from gevent import monkey
         monkey.patch_all()
     elif mode == "eventlet":
+        # psycopg waits for PostgreSQL with a C poll() unless told otherwise (it knows gevent's patching, not
+        # eventlet's): its select()-based wait is the one eventlet makes cooperative.
+        os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
         import eventlet
         eventlet.monkey_patch()
 
@@ -192,14 +207,22 @@ def main(argv=None) -> int:
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
     public_url = args.public_url or f"http://{shown_host}:{port}"
     app = create_app({**settings_from_environment(DEFAULTS), "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
-                      "PUBLIC_URL": public_url})
+                      "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
     tune_garbage_collector()
-    ready = f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {args.db})"
+    app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
+    queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
+    ready = (f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {shown(args.db)}"
+             f"{queue}, process {os.getpid()})")
     try:
         serve(app, args.async_mode, sock, ready)
     except KeyboardInterrupt:
         pass
     app.extensions["quadrille"].computer.close()
+    for backend in app.extensions["quadrille.backends"]:
+        try:
+            backend.close()  # presence withdraws this process's sockets, leases are let go
+        except Exception:
+            pass
     app.extensions["quadrille.storage"].close()
     print("Quadrille stopped", flush=True)
     return 0

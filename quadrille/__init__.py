@@ -6,10 +6,17 @@
 
 Nothing here depends on the async mode (eventlet, gevent or threading); app.py
 chooses it at start-up and passes it in as ASYNC_MODE.
+
+This factory is the one place that knows which backends are configured: one process keeps presence, leases,
+timers, the computer's quota and the budgets in memory; with MESSAGE_QUEUE (a Redis URL) broadcasts travel
+through Redis and those live in it, shared by every process, and each cached match is checked against the
+database before use. Everything else sees one interface of each (infra/).
 """
 from __future__ import annotations
 
 import logging
+import os
+import time
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
@@ -17,14 +24,22 @@ from flask_socketio import SocketIO
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
+from .clocks import Bounds, Clocks
 from .computer import ComputerPlayers
 from .errors import ServiceError
+from .computer.quota import MatchQuota, RedisMatchQuota
+from .infra.leases import MemoryLeases, RedisLeases
 from .infra.limits import Budgets
-from .infra.presence import Presence
+from .infra.presence import MemoryPresence, RedisPresence
 from .infra.storage import Storage
+from .infra.timers import MemoryTimers, RedisTimers
 from .matches import MatchService
 from .settings import DEFAULTS
-from .web import assets, http_api, learn, pages, rate_limits, security, sockets
+from .accounts import AccountService
+from .challenges import ChallengeService
+from .ratings import RatingService
+from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
+                  sockets)
 from .web.links import public_url
 from .matches.cache import MatchCache
 
@@ -47,22 +62,56 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(config or {})
     app.json.sort_keys = False
 
-    socketio = SocketIO(app, async_mode=app.config["ASYNC_MODE"],
-                        max_http_buffer_size=app.config["SOCKET_MAX_BYTES"],
+    config = app.config
+    queue = config["MESSAGE_QUEUE"] or None
+    if queue and config["RATELIMIT_STORAGE_URI"] == "memory://":
+        config["RATELIMIT_STORAGE_URI"] = queue  # budgets per address hold across processes
+    socketio = SocketIO(app, async_mode=config["ASYNC_MODE"],
+                        max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
+                        channel=f"{config['CLUSTER_PREFIX']}socketio",
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False)
+
+    match_listeners = []  # services beside the match service that follow matches (accounts, ratings)
 
     def broadcast(match_id: str, event: str, payload: dict) -> None:
         socketio.emit(event, payload, to=sockets.room_of(match_id))
+        for listener in match_listeners:
+            try:
+                listener(match_id, event, payload)
+            except Exception:  # a listener's failure must never undo or hold up a move
+                log.exception("match listener %s failed on %s of %s", listener, event, match_id)
 
-    config = app.config
-    storage = Storage.sqlite(config["DATABASE"])
-    presence = Presence(grace=config["PRESENCE_GRACE"])
+    storage = Storage.open(config["DATABASE"])
+    spawn, sleep = socketio.start_background_task, socketio.sleep
+    if queue:
+        import redis
+        client = redis.Redis.from_url(queue, health_check_interval=30)
+        prefix, clock = config["CLUSTER_PREFIX"], time.time   # times shared between machines: wall-clock
+        presence = RedisPresence(client, grace=config["PRESENCE_GRACE"], ttl=config["PRESENCE_TTL"], prefix=prefix,
+                                 spawn=spawn, sleep=sleep)
+        leases = RedisLeases(client, prefix=prefix, spawn=spawn, sleep=sleep, every=config["LEASE_TTL"] / 3)
+        timers = RedisTimers(client, prefix=prefix, spawn=spawn, sleep=sleep)
+
+        def quota(cap, live):
+            return RedisMatchQuota(cap, live, client, prefix=prefix)
+        takeover = (config["TAKEOVER_INTERVAL"], presence.local_matches)
+    else:
+        client, clock, quota, takeover = None, time.monotonic, MatchQuota, None
+        presence = MemoryPresence(grace=config["PRESENCE_GRACE"])
+        leases, timers = MemoryLeases(), MemoryTimers(clock, spawn, sleep)
+    # The clocks' time is wall-clock time (stored, and the same for every process and after a restart); in one
+    # process their timers are a heap of their own on that clock, with several the shared RedisTimers.
+    clocks = Clocks(storage, clock=time.time, timers=timers if queue else MemoryTimers(time.time, spawn, sleep),
+                    bounds=Bounds.from_settings(config), beat_interval=config["CLOCK_BEAT"], spawn=spawn,
+                    sleep=sleep)
     service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
                            vote_ttl=config["VOTE_TTL"], disconnect_timeout=config["DISCONNECT_TIMEOUT"],
-                           spawn=socketio.start_background_task, sleep=socketio.sleep)
-    service.computer = ComputerPlayers(service, socketio.start_background_task, socketio.sleep,
+                           spawn=spawn, sleep=sleep, clock=clock, timers=timers, checked=bool(queue),
+                           clocks=clocks)
+    service.computer = ComputerPlayers(service, spawn, sleep,
                                        size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"],
-                                       watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"])
+                                       watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"],
+                                       leases=leases, lease_ttl=config["LEASE_TTL"], quota=quota, takeover=takeover)
     budgets = Budgets(config["RATELIMIT_STORAGE_URI"], player_events=config["SOCKET_PLAYER_EVENTS"],
                       spectator_events=config["SOCKET_SPECTATOR_EVENTS"],
                       address_events=config["SOCKET_ADDRESS_EVENTS"],
@@ -71,14 +120,48 @@ def create_app(config: dict | None = None) -> Flask:
                       refusals_before_close=config["SOCKET_REFUSALS_BEFORE_CLOSE"],
                       enabled=config["RATELIMIT_ENABLED"])
     sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"])
+
+    # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
+    # same storage, told of every match event through match_listeners.
+    sessions.install(app, storage)
+    accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"))
+    ratings = RatingService(storage)
+    challenges = ChallengeService(storage, service, accounts, ratings,
+                                  notify=lambda account_id, event, payload: socketio.emit(
+                                      event, payload, to=inbox.room_of(account_id)))
+    match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
+    inbox.register(socketio)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
+    app.extensions["quadrille.accounts"] = accounts
+    app.extensions["quadrille.ratings"] = ratings
+    app.extensions["quadrille.challenges"] = challenges
     app.extensions["quadrille.presence"] = presence
     app.extensions["quadrille.budgets"] = budgets
+    app.extensions["quadrille.clocks"] = clocks
+    app.extensions["quadrille.backends"] = [clocks, presence, leases, timers]  # closed at shutdown (app.py)
+    clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
+
+    def health() -> tuple[dict, bool]:
+        """For load balancers and checks: this process, its database and its queue, and whether both answer."""
+        answer = {"ok": True, "process": os.getpid(), "database": storage.dialect, "queue": "redis" if queue else None}
+        for name, ping in (("database", storage.ping), ("queue", client.ping if client is not None else None)):
+            if ping is None:
+                continue
+            try:
+                ping()
+            except Exception as exc:
+                answer["ok"] = False
+                answer.setdefault("unreachable", []).append(name)
+                log.warning("health: the %s does not answer: %s", name, exc)
+        return answer, answer["ok"]
+    app.extensions["quadrille.health"] = health
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(learn.bp)
+    app.register_blueprint(players_api.bp)
+    app.register_blueprint(player_pages.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app)
     security.install(app)

@@ -17,6 +17,19 @@ DEFAULTS = {
     # Proxies in front of the server whose X-Forwarded-For/-Proto to trust (0: none; 1 behind one nginx).
     "PROXY_HOPS": 0,
 
+    # -- several processes (docs/architecture.md, "Past one process") --------------------------------------
+    # A Redis URL (redis://host:6379/0): broadcasts travel between processes through it (Flask-SocketIO's
+    # message_queue), and presence, leases, timers, the computer's quota and the budgets are shared in it.
+    # None: one process, everything in memory. app.py sets it from --message-queue.
+    "MESSAGE_QUEUE": None,
+    # Redis keys start with this, so that several sites may share one Redis.
+    "CLUSTER_PREFIX": "quadrille:",
+    # A process refreshes its presence entries every PRESENCE_TTL/3 s: a dead process's sockets vanish within it.
+    "PRESENCE_TTL": 10.0,
+    # A dead process's computer seats are taken over within LEASE_TTL plus TAKEOVER_INTERVAL seconds.
+    "LEASE_TTL": 6.0,
+    "TAKEOVER_INTERVAL": 2.0,
+
     "MAX_CONTENT_LENGTH": 1 << 20,        # HTTP bodies: 1 MiB is plenty for a record
     "SOCKET_MAX_BYTES": 16 << 10,         # Socket.IO messages: moves are tiny
     "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
@@ -26,7 +39,7 @@ DEFAULTS = {
 
     # -- budgets (the `limits` library's storage: memory, or Redis when RATELIMIT_STORAGE_URI names one) --
     "RATELIMIT_ENABLED": True,
-    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_STORAGE_URI": "memory://",     # with MESSAGE_QUEUE and this left as it is: the queue's Redis
     # Socket.IO events per socket: a player, and a socket that holds no seat (a spectator).
     "SOCKET_PLAYER_EVENTS": "100 per 20 seconds",
     "SOCKET_SPECTATOR_EVENTS": "60 per 20 seconds",
@@ -43,6 +56,15 @@ DEFAULTS = {
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",
+    # Sign-ups, logins and API tokens made, per address, together: what slows down password guessing (each
+    # try also costs an Argon2 verification, ~50 ms of a core). A family behind one NAT still logs in.
+    "ACCOUNT_RATE": "30 per 10 minutes",
+    # Logins (and API tokens made) for one user name, from any address: password guessing spread over many
+    # addresses. Counted alike for names that exist and names that do not.
+    "LOGIN_NAME_RATE": "50 per hour",
+    # The site's secret for signing session cookies; empty: a random one kept in the database (site_keys),
+    # shared by the site's processes and kept over restarts.
+    "SECRET_KEY": "",
 
     # -- presence ----------------------------------------------------------------------------------------
     # Presence announcements to a match's room are coalesced: at most one per match per this many seconds.
@@ -63,4 +85,17 @@ DEFAULTS = {
     "ASSET_CACHE": None,
     # Development: read a changed static file again at the next request (otherwise: at the next start).
     "ASSETS_RELOAD": False,
+    # -- clocks (quadrille/clocks/) -------------------------------------------------------------------------
+    # The time controls a new match may have: real time from CLOCK_MINUTES_MIN to CLOCK_MINUTES_MAX minutes per
+    # side (lichess's quarter of a minute to three hours; tests lower the minimum to play a game out in
+    # seconds), plus 0 to CLOCK_INCREMENT_MAX seconds per move (per turn in Towers); correspondence from
+    # CORRESPONDENCE_DAYS_MIN to CORRESPONDENCE_DAYS_MAX days per move.
+    "CLOCK_MINUTES_MIN": 0.25,
+    "CLOCK_MINUTES_MAX": 180,
+    "CLOCK_INCREMENT_MAX": 180,
+    "CORRESPONDENCE_DAYS_MIN": 1,
+    "CORRESPONDENCE_DAYS_MAX": 14,
+    # Every server process says it is alive this often (one row); a server that starts after none did for three
+    # of these gives the running clocks back the time nobody served them.
+    "CLOCK_BEAT": 1.0,
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what the tests need (Python packages, Debian's Chromium) and run every test.
+# Install what the tests need (Python packages, Debian's Chromium, PostgreSQL, Redis and nginx) and run every
+# test. The tests start PostgreSQL, Redis and nginx servers of their own in temporary directories.
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/platform -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,5 +15,8 @@ fi
 if [ ! -x /usr/bin/chromium ]; then
   python3 -m playwright install chromium  # no Debian package here: Playwright's own build
 fi
+
+source scripts/services.sh
+install_services
 
 exec python3 -m pytest -q -p no:cacheprovider "$@"

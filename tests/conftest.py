@@ -111,3 +111,76 @@ def stored_matches(storage) -> int:
     from quadrille.infra.storage import matches_table
     with storage.engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(matches_table)).scalar_one()
+
+
+# -- real PostgreSQL and Redis servers, started by the tests in temporary directories --------------------
+import shutil
+import tempfile
+import uuid
+
+from scripts.cluster import Postgres, Redis
+
+DATABASES = ("sqlite", "postgresql")
+
+
+def service_directory(prefix: str) -> Path:
+    """A temporary directory the `postgres` system user can reach (pytest's own are private to root)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path.chmod(0o755)
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A PostgreSQL server of the tests' own (as the `postgres` system user when run as root), stopped by PID."""
+    where = service_directory("quadrille-pg-")
+    server = Postgres(where / "postgres", durable=False).start()
+    yield server
+    server.stop()
+    shutil.rmtree(where, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def redis_server():
+    where = service_directory("quadrille-redis-")
+    server = Redis(where).start()
+    yield server
+    server.stop()
+    shutil.rmtree(where, ignore_errors=True)
+
+
+_redis_databases = iter(range(1_000_000))
+
+
+@pytest.fixture
+def redis_url(redis_server):
+    """A Redis database of its own for one test (one of the server's 16, in turn, emptied first)."""
+    import redis
+    url = redis_server.url(next(_redis_databases) % 15 + 1)
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    client.close()
+    return url
+
+
+@pytest.fixture(params=DATABASES)
+def database(request, tmp_path):
+    """A new, empty database for one test: a SQLite file's path, or a PostgreSQL database's URL. Tests that
+    touch storage run on both."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "quadrille.db")
+        return
+    server = request.getfixturevalue("postgres_server")
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    yield server.create_database(name)
+    drop_database(server, name)
+
+
+def drop_database(server, name: str) -> None:
+    import psycopg
+    try:
+        with psycopg.connect(host="127.0.0.1", port=server.port, user=server.USER, dbname="postgres",
+                             autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except Exception:
+        pass

@@ -19,6 +19,12 @@ Scheduling (nobody can monopolise the computer):
   again (`MatchService.wake_computer`);
 - an address may have at most `per_address` matches against the computer going
   (quota.py); over it, new ones are refused with 429 rate-limited.
+
+With several server processes, exactly one drives each position: before it thinks about a match's version, a
+process takes the lease `computer:<match>:<version>` (infra/leases.py), renewed while it lives. Another
+process that is told of the same position finds the lease taken and leaves it. Should the driver die, its
+lease lapses within LEASE_TTL seconds, and the takeover sweep of a process that serves the match (it has a
+client there) finds the computer to move with nobody thinking, takes the lease and thinks.
 """
 from __future__ import annotations
 
@@ -35,6 +41,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..errors import ServiceError
+from ..infra.leases import MemoryLeases
 from .quota import MatchQuota
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -43,6 +50,7 @@ log = logging.getLogger("quadrille.computer")
 ATTEMPTS = 3          # a move is asked this many times before the match is left waiting
 START_TIMEOUT = 60.0  # seconds for a new worker to import its engines
 DEMO_GUARD = 10.0     # seconds an owner's demos may go without a finished search before one is no longer cut short
+LEASE_TTL = 6.0       # seconds a dead process's lease on a position outlives it
 
 
 class WorkerCrashed(Exception):
@@ -132,13 +140,23 @@ class ComputerPlayers:
     """Schedules the computer's moves; at most `size` searches run at once, one per worker process."""
 
     def __init__(self, service, start_task, sleep, size: int | None = None, demo_delay: float = 0.6,
-                 watched: Callable[[str], bool] | None = None, per_address: int | None = None):
+                 watched: Callable[[str], bool] | None = None, per_address: int | None = None,
+                 leases=None, lease_ttl: float = LEASE_TTL, quota: Callable | None = None,
+                 takeover: tuple[float, Callable[[], list[str]]] | None = None):
+        """`leases`: infra/leases.py's (default: in memory). `quota(cap, live)`: makes the quota (default:
+        MatchQuota, in memory). `takeover`: (seconds, matches) to sweep, every so many seconds, the matches
+        this process serves for a computer to move that nobody drives (several processes)."""
         self.service = service
         self.start_task, self.sleep = start_task, sleep
         self.size = size or max(1, (os.cpu_count() or 2) - 1)
         self.demo_delay = demo_delay
         self.watched = watched or (lambda match_id: True)  # whether anyone is connected to a match
-        self.quota = MatchQuota(per_address, live=self._live)
+        self.quota = (quota or MatchQuota)(per_address, live=self._live)
+        self.leases = leases if leases is not None else MemoryLeases()
+        self.lease_ttl = lease_ttl
+        self._closed = False
+        if takeover is not None:
+            start_task(self._sweep_forever, *takeover)
         self._idle: list[Worker] = []
         self._lock = threading.Lock()
         self._thinking: dict[str, dict] = {}  # match -> {"version", "worker", "cancelled", "ticket", "job"}
@@ -191,10 +209,14 @@ class ComputerPlayers:
 
     # -- the background task -----------------------------------------------------------------
     def _think(self, match_id: str, version: int, ticket: int) -> None:
+        lease = None
         try:
             request = self.service.computer_request(match_id, version)
             if request is None:
                 return
+            if not self.leases.acquire(f"computer:{match_id}:{version}", self.lease_ttl):
+                return  # another process drives this position
+            lease = f"computer:{match_id}:{version}"
             person = not request.pop("demo", False)
             owner = self.quota.owner(match_id)
             try:
@@ -219,7 +241,24 @@ class ComputerPlayers:
             with self._lock:
                 if self._thinking.get(match_id, {}).get("ticket") == ticket:
                     del self._thinking[match_id]
-            self.quota.touch(match_id)
+            try:
+                if lease is not None:
+                    self.leases.release(lease)
+                self.quota.touch(match_id)
+            except Exception:
+                log.warning("could not release the computer's lease in match %s", match_id, exc_info=True)
+
+    def _sweep_forever(self, every: float, matches: Callable[[], list[str]]) -> None:
+        """Several processes: the computer seats of a process that died are taken over by a process that
+        serves the match. Every `every` seconds, each match this process has clients in, whose cached copy
+        has computer seats, is woken: if the computer is to move and nobody holds its lease, this process
+        takes it and thinks (notify does nothing while this process already thinks about that position)."""
+        while not self._closed:
+            self.sleep(every)
+            try:
+                self.service.resume_computers(matches())
+            except Exception:
+                log.exception("the computer's takeover sweep failed")
 
     def _cancelled(self, match_id: str, ticket: int) -> bool:
         with self._lock:
@@ -369,6 +408,7 @@ class ComputerPlayers:
             return list(self._idle)
 
     def close(self) -> None:
+        self._closed = True
         with self._lock:
             idle, self._idle = self._idle, []
         for worker in idle:

@@ -7,8 +7,9 @@ rested: nobody watches it, the computer is not thinking for it, and nothing has 
 comes back is admitted again before the computer thinks for it, so an address never has more than `cap`
 matches whose computer plays.
 
-Kept in memory behind this one small set of methods (admit, owner, touch, release, going), so that a
-shared store can stand behind it when the server runs as several processes.
+One small set of methods (admit, owner, touch, release, going), two implementations chosen by the
+application factory: `MatchQuota` keeps the counts in memory (one process); `RedisMatchQuota` keeps them in
+Redis, shared by every process, so that an address's cap holds whichever process its requests reach.
 """
 from __future__ import annotations
 
@@ -19,6 +20,12 @@ from typing import Callable
 from ..errors import ServiceError
 
 IDLE = 300.0  # seconds of rest (not watched, not thinking, nothing happening) after which a match stops counting
+
+
+def refusal(cap: int) -> ServiceError:
+    games = "a game" if cap == 1 else f"{cap} games"
+    return ServiceError(429, "rate-limited", f"You already have {games} against the computer going; finish one, "
+                                             "or close one and try again in a few minutes.")
 
 
 class MatchQuota:
@@ -46,10 +53,7 @@ class MatchQuota:
                 going[match_id] = self.clock()
                 return
             if self.cap is not None and len(going) >= self.cap:
-                games = "a game" if self.cap == 1 else f"{self.cap} games"
-                raise ServiceError(429, "rate-limited",
-                                   f"You already have {games} against the computer going; finish one, "
-                                   "or close one and try again in a few minutes.")
+                raise refusal(self.cap)
             self._owners[match_id] = owner
             going[match_id] = self.clock()
             self._going[owner] = going
@@ -90,3 +94,73 @@ class MatchQuota:
         if not going:
             self._going.pop(owner, None)
         return going
+
+
+# Count and add in one step, so that two processes admitting at once cannot both take the last place.
+_ADMIT = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+  return 1
+end
+if tonumber(ARGV[3]) >= 0 and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[4])
+return 1
+"""
+
+
+class RedisMatchQuota:
+    """MatchQuota's counts in Redis, shared by every process: per owner a sorted set of its matches going
+    (score: the last activity, wall-clock seconds), and per match its owner."""
+
+    KEEP = 86400  # seconds an owner's set and a match's owner outlive their last activity
+
+    def __init__(self, cap: int | None, live: Callable[[str], bool], client, idle: float = IDLE,
+                 clock: Callable[[], float] = time.time, prefix: str = "quadrille:"):
+        self.cap, self.live, self.idle, self.clock = cap, live, idle, clock
+        self.redis, self.prefix = client, prefix
+        self._admit = client.register_script(_ADMIT)
+
+    def _going_key(self, owner: str) -> str:
+        return f"{self.prefix}quota:{owner}"
+
+    def _owner_key(self, match_id: str) -> str:
+        return f"{self.prefix}quota-owner:{match_id}"
+
+    def admit(self, match_id: str, owner: str | None) -> None:
+        owner = self.owner(match_id) or owner
+        if owner is None:
+            return
+        self._let_rested_go(owner)
+        cap = -1 if self.cap is None else self.cap
+        if not self._admit(keys=[self._going_key(owner), self._owner_key(match_id)],
+                           args=[match_id, self.clock(), cap, self.KEEP, owner]):
+            raise refusal(self.cap)
+
+    def owner(self, match_id: str) -> str | None:
+        owner = self.redis.get(self._owner_key(match_id))
+        return owner.decode() if owner is not None else None
+
+    def touch(self, match_id: str) -> None:
+        owner = self.owner(match_id)
+        if owner is not None:
+            self.redis.zadd(self._going_key(owner), {match_id: self.clock()}, xx=True)
+
+    def release(self, match_id: str) -> None:
+        owner = self.owner(match_id)
+        if owner is not None:
+            self.redis.zrem(self._going_key(owner), match_id)
+
+    def going(self, owner: str) -> list[str]:
+        self._let_rested_go(owner)
+        return [m.decode() for m in self.redis.zrange(self._going_key(owner), 0, -1)]
+
+    def _let_rested_go(self, owner: str) -> None:
+        key = self._going_key(owner)
+        for raw in self.redis.zrangebyscore(key, "-inf", self.clock() - self.idle):
+            match_id = raw.decode()
+            if self.live(match_id):
+                self.redis.zadd(key, {match_id: self.clock()}, xx=True)
+            else:
+                self.redis.zrem(key, match_id)

@@ -4,7 +4,8 @@ HTTP routes are limited by Flask-Limiter (configured in the factory on the same 
 keeps the budgets Flask-Limiter cannot see, those of Socket.IO: events per socket and per address, and
 connections per address. Counting is the `limits` library's (a sliding window counter: constant memory
 per key, no burst at window edges), on its memory storage or on Redis when one is configured, so that the
-counts hold across processes.
+counts hold across processes. A socket lives in one process, so its own budget is always counted in memory;
+an address's events and connections per minute are counted in the configured storage.
 
 Open connections are counted in this process only: they are this process's file descriptors and
 greenlets, and a count in a shared store would outlive a process that died holding it.
@@ -52,6 +53,9 @@ class Budgets:
         self.enabled = enabled
         self.limiter = strategies.SlidingWindowCounterRateLimiter(
             storage.storage_from_string(counter_storage_uri(storage_uri)))
+        # per socket: this process's memory, whatever stores the addresses' counts
+        self.local = (self.limiter if counter_storage_uri(storage_uri).startswith("quadrille-memory")
+                      else strategies.SlidingWindowCounterRateLimiter(SweepingMemoryStorage()))
         self.player_events = parse(player_events)
         self.spectator_events = parse(spectator_events)
         self.address_events = parse(address_events)
@@ -94,7 +98,7 @@ class Budgets:
         if not self.enabled:
             return True
         per_socket = self.player_events if player else self.spectator_events
-        allowed = (self.limiter.hit(per_socket, "socket", sid, cost=cost)
+        allowed = (self.local.hit(per_socket, "socket", sid, cost=cost)
                    and self.limiter.hit(self.address_events, "address", address, cost=cost))
         with self._lock:
             if allowed:

@@ -1,8 +1,9 @@
 """Storage of matches: options, seats and the append-only list of events.
 
 Storage never imports an engine: it keeps options and move strings, and the
-match service replays them. It speaks SQLAlchemy Core, so a server database can
-stand behind the same interface later; the default is an embedded SQLite file.
+match service replays them. It speaks SQLAlchemy Core: the default is an embedded
+SQLite file, and a PostgreSQL server (through psycopg 3) stands behind the same
+interface when several server processes share one database.
 
 The schema is `metadata` below; the migrations in migrations/ make it, and Storage applies them when it
 opens a database (see migrate.py). Change both together: a test checks that they agree.
@@ -11,6 +12,11 @@ SQLite runs in WAL mode with synchronous=NORMAL: a commit costs ~12 us and a
 killed server process loses nothing that was committed (only a power cut could
 lose the last transactions, which FULL would protect at the price of stalling
 the event loop on slow disks).
+
+Each match has a `revision`, bumped by every write to it (an event, a seat, a pause) in the same statement or
+transaction: a process that caches matches while others write to the same database checks it and reads the
+events it lacks in one statement (`since(match_id, version)`: a primary-key read and an index range), and
+reads the seats again when the revision moved by more than the new events (`seats(match_id)`).
 """
 from __future__ import annotations
 
@@ -19,7 +25,8 @@ import time
 from dataclasses import dataclass, field
 
 from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, bindparam,
-                        create_engine, event, false, insert, select, true, update)
+                        create_engine, event, false, insert, literal_column, select, true,
+                        update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -43,6 +50,9 @@ matches_table = Table(
     # the list, so that the list reads one range of one index.
     Column("visibility", String(16), nullable=False, server_default="private"),
     Column("listed", Boolean, nullable=False, server_default=false()),
+    # Every write to the match bumps it (events, seats, pause): what a process that caches the match checks.
+    Column("revision", Integer, nullable=False, server_default="0"),
+    Column("paused", Boolean, nullable=False, server_default=false()),   # the computer waits (a demo's P key)
     Index("ix_matches_listed_updated", "listed", "updated"),
     Index("ix_matches_name_created", "name", "created"),  # find_by_name: the newest match of a name
 )
@@ -67,6 +77,25 @@ events_table = Table(
     Column("at", Float, nullable=False),
 )
 
+# The clocks of matches that have one (quadrille/clocks/): the control, and when the seat to move runs out of
+# time, so that a server starting up re-arms every flag (ix_clocks_deadline) and a list of one player's games can
+# say "your turn, 2 days left" without replaying them. The clocks themselves live in the events (snapshots).
+clocks_table = Table(
+    "clocks", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("control", Text, nullable=False),        # JSON: {"kind": "realtime", "minutes", "increment"} | {...days}
+    Column("seat", Integer),                        # the seat whose clock runs; NULL: none runs
+    Column("deadline", Float),                      # when its time runs out (the clocks' clock: wall-clock time)
+    Index("ix_clocks_deadline", "deadline"),
+)
+
+# One row: when a server process last said it was alive (every CLOCK_BEAT seconds). A server starting after
+# every process was down credits the clocks that were running with the time nobody served them.
+clock_beat_table = Table(
+    "clock_beat", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+)
 
 VISIBILITIES = ("private", "public", "open")
 LISTED = ("public", "open")  # the visibilities shown in the public list
@@ -106,6 +135,8 @@ class MatchRow:
     visibility: str = "private"
     seats: list[SeatRow] = field(default_factory=list)
     events: list[EventRow] = field(default_factory=list)
+    revision: int = 0
+    paused: bool = False
 
 
 def _sqlite_pragmas(dbapi_connection, _record):
@@ -117,8 +148,24 @@ def _sqlite_pragmas(dbapi_connection, _record):
     cursor.close()
 
 
+def database_url(setting: str) -> str:
+    """The DATABASE setting (and --db) as a SQLAlchemy URL: a URL as it is (postgresql:// means psycopg 3),
+    anything else a SQLite file's path."""
+    if "://" not in setting:
+        return f"sqlite:///{setting}"
+    if setting.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + setting.split("://", 1)[1]
+    return setting
+
+
 def make_engine(url: str) -> Engine:
-    engine = create_engine(url, future=True)
+    if url.startswith("postgresql"):
+        # A pool per process: a request holds a connection for one statement or one short transaction, but
+        # under load many requests wait on the database at once, and a connection beyond the pool's size is
+        # opened and closed each time (it was a tenth of a process's time): keep enough of them open.
+        engine = create_engine(url, pool_size=25, max_overflow=25, pool_timeout=10, pool_use_lifo=True)
+    else:
+        engine = create_engine(url)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine
@@ -132,14 +179,38 @@ class Storage:
 
     def __init__(self, url: str):
         from . import migrate  # here, so that `python -m quadrille.infra.migrate` runs a module not yet imported
-        self.engine = make_engine(url)
+        self.engine = make_engine(database_url(url))
+        self.dialect = self.engine.dialect.name   # "sqlite" or "postgresql"
         self.applied = migrate.upgrade(self.engine)
-        self._append_sql, self._append_args = self._for_driver(self._insert_event, [c.name for c in events_table.c])
-        self._summarise_sql, self._summarise_args = self._for_driver(self._summarise)
+        # Single statements need no transaction around them: on a server database each BEGIN and COMMIT is a
+        # round trip of its own.
+        self._autocommit = (self.engine if self.dialect == "sqlite"
+                            else self.engine.execution_options(isolation_level="AUTOCOMMIT"))
+        if self.dialect == "postgresql":
+            # The append as one statement (the event inserted, the summary updated from it): atomic by itself,
+            # one round trip instead of four.
+            self._append_sql, self._append_args = self._for_driver(self._append_cte)
+            self._summarise_sql = None
+        else:
+            self._append_sql, self._append_args = self._for_driver(self._insert_event,
+                                                                   [c.name for c in events_table.c])
+            self._summarise_sql, self._summarise_args = self._for_driver(self._summarise)
+        self._revision_sql, self._revision_args = self._for_driver(self._revision)
+        self._since_sql, self._since_args = self._for_driver(self._since)
 
     @classmethod
     def sqlite(cls, path: str) -> "Storage":
         return cls(f"sqlite:///{path}")
+
+    @classmethod
+    def open(cls, setting: str) -> "Storage":
+        """The DATABASE setting: a SQLite file's path, or a database URL (postgresql+psycopg://...)."""
+        return cls(database_url(setting))
+
+    def ping(self) -> None:
+        """Raise if the database cannot be reached (for the health check)."""
+        with self._autocommit.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -166,7 +237,14 @@ class Storage:
     # through Core it added 30-50 us (bench/storage.py).
     _insert_event = insert(events_table)
     _summarise = (update(matches_table).where(matches_table.c.id == bindparam("match_id"))
-                  .values(version=bindparam("seq"), updated=bindparam("at")))
+                  .values(version=bindparam("seq"), updated=bindparam("at"), revision=matches_table.c.revision + literal_column("1")))
+    _appended = (insert(events_table).values(match_id=bindparam("match_id"), seq=bindparam("seq"),
+                                             kind=bindparam("kind"), data=bindparam("data"), seat=bindparam("seat"),
+                                             at=bindparam("at"))
+                 .returning(events_table.c.match_id, events_table.c.seq, events_table.c.at).cte("appended"))
+    _append_cte = (update(matches_table).where(matches_table.c.id == _appended.c.match_id)
+                   .values(version=_appended.c.seq, updated=_appended.c.at, revision=matches_table.c.revision + literal_column("1")))
+    _revision = select(matches_table.c.revision).where(matches_table.c.id == bindparam("match_id"))
 
     def _for_driver(self, statement, keys=None):
         """`statement` as this engine's driver takes it: its SQL, and a function putting the values in order."""
@@ -182,11 +260,23 @@ class Storage:
         values = {"match_id": match_id, "seq": e.seq, "kind": e.kind, "data": json.dumps(e.data), "seat": e.seat,
                   "at": e.at}
         try:
+            if self._summarise_sql is None:
+                with self._autocommit.connect() as conn:
+                    conn.exec_driver_sql(self._append_sql, self._append_args(values))
+                return
             with self.engine.begin() as conn:
                 conn.exec_driver_sql(self._append_sql, self._append_args(values))
                 conn.exec_driver_sql(self._summarise_sql, self._summarise_args(values))
         except IntegrityError as exc:
             raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
+
+    def _bump(self, conn, match_id: str, **values) -> None:
+        conn.execute(update(matches_table).where(matches_table.c.id == match_id)
+                     .values(revision=matches_table.c.revision + literal_column("1"), **values))
+
+    def set_paused(self, match_id: str, paused: bool) -> None:
+        with self.engine.begin() as conn:
+            self._bump(conn, match_id, paused=paused)
 
     def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None, at: float) -> bool:
         """Give a free seat to a token; False if it was taken meanwhile."""
@@ -196,7 +286,10 @@ class Storage:
                 .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat,
                        seats_table.c.token_hash.is_(None), seats_table.c.kind == "human")
                 .values(token_hash=token_hash, name=name, claimed=at))
-            return result.rowcount == 1
+            if result.rowcount != 1:
+                return False
+            self._bump(conn, match_id)
+            return True
 
     def update_seat(self, match_id: str, seat: SeatRow) -> None:
         with self.engine.begin() as conn:
@@ -204,6 +297,7 @@ class Storage:
                 update(seats_table)
                 .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat.seat)
                 .values(kind=seat.kind, token_hash=seat.token_hash, name=seat.name, claimed=seat.claimed))
+            self._bump(conn, match_id)
 
     # -- reads --------------------------------------------------------------
     def load_match(self, match_id: str) -> MatchRow | None:
@@ -219,7 +313,39 @@ class Storage:
             id=row.id, game=row.game, options=json.loads(row.options), mode=row.mode, name=row.name,
             meta=json.loads(row.meta or "{}"), created=row.created, visibility=row.visibility,
             seats=[SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in seats],
-            events=[EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events])
+            events=[EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events],
+            revision=row.revision, paused=bool(row.paused))
+
+    # The check and the catch-up in one statement (one snapshot, one round trip): the match's revision and
+    # pause, and the events after `since`, if any (none: one row of NULLs beside them).
+    _since = (select(matches_table.c.revision, matches_table.c.paused, events_table.c.seq, events_table.c.kind,
+                     events_table.c.data, events_table.c.seat, events_table.c.at)
+              .select_from(matches_table.outerjoin(events_table, (events_table.c.match_id == matches_table.c.id)
+                                                   & (events_table.c.seq > bindparam("since"))))
+              .where(matches_table.c.id == bindparam("match_id")).order_by(events_table.c.seq))
+
+    def since(self, match_id: str, since: int) -> tuple[int, bool, list[EventRow]] | None:
+        """The match's revision, whether it is paused, and its events after `since` (None: no such match):
+        what a process that holds the match up to `since` checks before each use, in one round trip."""
+        with self._autocommit.connect() as conn:
+            rows = conn.exec_driver_sql(self._since_sql, self._since_args({"match_id": match_id, "since": since})).all()
+        if not rows:
+            return None
+        return rows[0][0], bool(rows[0][1]), [EventRow(r[2], r[3], json.loads(r[4]), r[5], r[6])
+                                              for r in rows if r[2] is not None]
+
+    def seats(self, match_id: str) -> list[SeatRow]:
+        with self.engine.connect() as conn:
+            return [SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in conn.execute(
+                select(seats_table).where(seats_table.c.match_id == match_id).order_by(seats_table.c.seat))]
+
+    def revision(self, match_id: str) -> int | None:
+        """The match's revision (None: no such match): one read of a primary key, the check a process makes
+        before it uses a match it cached while other processes may have written to it."""
+        with self._autocommit.connect() as conn:
+            row = conn.exec_driver_sql(self._revision_sql, self._revision_args({"match_id": match_id})).first()
+        return None if row is None else row[0]
+
 
     def find_by_name(self, name: str) -> str | None:
         """The newest match with this name, or None."""
@@ -240,3 +366,6 @@ class Storage:
         visibility. Unlisted matches (private ones, local, against the computer, embedded) never appear."""
         with self.engine.connect() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
+
+
+from . import player_tables  # noqa: E402,F401  (the players' tables join `metadata`: one schema, one test)

@@ -5,7 +5,7 @@ A match costs memory in proportion to what it holds: its stored events and the m
 total under `max_weight`, and the number of matches under `max_count`; the least recently used leave first.
 A match heavier than the whole budget is served to its caller but not kept.
 
-The interface is small on purpose (get, put, pop), so that a cache shared or checked across processes can
+The interface is small on purpose (get, peek, put, pop), so that a cache shared or checked across processes can
 stand in its place. It is not thread-safe: the match service calls it under its own lock.
 """
 from __future__ import annotations
@@ -52,6 +52,11 @@ class MatchCache:
             self.weight += now - weight
             self._shrink()
         return match
+
+    def peek(self, match_id: str):
+        """The cached match or None, leaving the order of use as it is."""
+        entry = self._entries.get(match_id)
+        return entry[0] if entry is not None else None
 
     def put(self, match_id: str, match) -> None:
         """Keep a match as the most recently used (replacing any entry of the same id), then drop the least

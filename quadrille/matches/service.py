@@ -8,6 +8,7 @@ before anyone is told it happened.
 """
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import threading
@@ -19,6 +20,7 @@ from typing import Callable
 import games
 from games import IllegalMove
 
+from ..clocks import Clocks, ClockState
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
@@ -30,6 +32,8 @@ from .timeouts import DisconnectTimeouts
 
 MODES = ("online", "local", "ai")
 RECORD_FORMAT = "quadrille-record"
+log = logging.getLogger("quadrille")
+
 MAX_MOVE_LENGTH = 200
 MAX_NAME_LENGTH = 40
 EXTRA_EVENTS = 400  # beyond 4 events a move: the decisions of a long life (offers, hand-overs, a rematch)
@@ -51,6 +55,8 @@ class Match:
     paused: bool = False                            # the computer waits (a demo's P key)
     votes: dict = field(default_factory=dict)       # seat -> {voter seat: when}, to hand it to the computer
     offers: Offers = field(default_factory=Offers)  # offers between the players (a rematch)
+    revision: int = 0                               # storage's count of writes to the match, as this copy knows it
+    clock: ClockState | None = None                 # its clocks, if it has a time control (quadrille/clocks/)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -147,24 +153,33 @@ class MatchService:
     def __init__(self, storage: Storage, listener: Callable[[str, str, dict], None] | None = None,
                  cache: MatchCache | None = None, presence: Presence | None = None, vote_ttl: float = 120.0,
                  clock: Callable[[], float] = time.monotonic, disconnect_timeout: float = 60.0,
-                 spawn: Callable | None = None, sleep: Callable[[float], None] | None = None):
-        """`clock`: monotonic seconds (the same clock as presence's); `spawn`, `sleep`: Flask-SocketIO's
-        start_background_task and sleep, for the disconnect timer (without them the timer fires only when
-        told: `timeouts.fire_due()`, as tests do)."""
+                 spawn: Callable | None = None, sleep: Callable[[float], None] | None = None,
+                 timers=None, checked: bool = False, clocks: Clocks | None = None):
+        """`clock`: the same clock as presence's (monotonic seconds in one process, wall-clock seconds when
+        several share presence); `spawn`, `sleep`: Flask-SocketIO's start_background_task and sleep, for the
+        disconnect timer (without them the timer fires only when told: `timeouts.fire_due()`, as tests do);
+        `timers`: infra/timers.py's (default: in memory). `checked`: other processes write to the same
+        storage, so a cached match is checked against storage's revision before each use (and catches up).
+        `clocks`: the clocks service (quadrille/clocks/; default: wall-clock time, its timers in memory)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
         self.clock = clock
+        self.checked = checked
         self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
-                                           on_due=self._announce_away)
+                                           on_due=self._announce_away, timers=timers)
         self.storage = storage
+        self.clocks = clocks if clocks is not None else Clocks(storage, spawn=spawn, sleep=sleep)
+        self.clocks.on_flag = self._check_flag
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache = cache if cache is not None else MatchCache()
         self._cache_lock = threading.Lock()
         self._name_lock = threading.Lock()
 
     # -- loading --------------------------------------------------------------
-    def _get(self, match_id) -> Match:
+    def _get(self, match_id, check: bool = True) -> Match:
+        """The match, from the cache or storage. `check=False`: a cached match is used as it is, unchecked
+        (play's first attempt, whose write storage guards; see play)."""
         if not isinstance(match_id, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", match_id):
             raise not_found()
         with self._cache_lock:
@@ -175,21 +190,68 @@ class MatchService:
                     raise not_found()
                 match = self._replay(row)
                 self._cache.put(match_id, match)
-            return match
+                return match
+        return self._fresh(match) if self.checked and check else match
+
+    def _fresh(self, match: Match) -> Match:
+        """A cached match, caught up with what other processes wrote: one statement reads its revision, pause
+        and any events after the ones held (storage.since); the seats are read again only when the revision
+        moved by more than those events (a seat claimed or handed over elsewhere)."""
+        with match.lock:
+            found = self.storage.since(match.id, match.version)
+            if found is None:
+                raise not_found()
+            revision, paused, events = found
+            if revision == match.revision:
+                return match
+            if not events or events[0].seq == match.version + 1:
+                try:
+                    begun = match.begun()
+                    for event in events:
+                        self._apply(match, event)
+                        match.version = event.seq
+                        match.row.events.append(event)
+                    if match.revision < 0 or revision - match.revision != len(events):
+                        match.row.seats = [s for s in self.storage.seats(match.id) if s.seat <= match.board.players]
+                    match.paused, match.revision = paused, revision
+                    if not begun and match.begun():
+                        match.began_at = self._began(match.row)
+                    return match
+                except Exception:  # pragma: no cover - a log this copy cannot follow: read it whole below
+                    log.exception("match %s could not catch up; reading it whole", match.id)
+        row = self.storage.load_match(match.id)
+        if row is None:
+            raise not_found()
+        fresh = self._replay(row)
+        with self._cache_lock:
+            self._cache.put(match.id, fresh)
+        return fresh
+
+    def _began(self, row: MatchRow) -> float:
+        """When a match loaded from storage began, on the service's clock: the stored time (the last seat's
+        claim, its start, or its creation) where the clock is wall-clock time, shared by processes; a
+        monotonic clock (one process) cannot read stored times, and counts from now, the loading."""
+        stored = max([row.created] + [s.claimed for s in row.seats if s.claimed]
+                     + [e.at for e in row.events if e.kind == "start"])
+        return min(self.clock(), stored)
 
     def _replay(self, row: MatchRow) -> Match:
         game = games.get(row.game)
         match = Match(row=row, board=game.new(**row.options), started=not _needs_start(game, row.mode),
-                      waits_for_seats=_waits_for_seats(game, row.mode), began_at=self.clock(),
-                      computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()})
+                      waits_for_seats=_waits_for_seats(game, row.mode), began_at=self._began(row),
+                      computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()},
+                      paused=row.paused, revision=row.revision,
+                      clock=self.clocks.new_state(row.meta.get("clock"), len(row.seats)))
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
+        match.began_at = self._began(row)  # the events' own times were the service's clock's while replaying
         return match
 
     def _apply(self, match: Match, event: EventRow) -> None:
         """Apply one stored event to the in-memory match (used for replay and for new events)."""
         kind, data = event.kind, event.data
+        turn_before = match.turn() if match.clock is not None else None
         if kind == "move":
             match.board.push(data["move"])
             match.move_seats.append(event.seat)
@@ -220,7 +282,7 @@ class MatchService:
                 match.board = games.get(match.row.game).new(**options)
             match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
             match.__dict__.pop("seat_names", None)
-            match.began_at = self.clock()
+            match.began_at = min(self.clock(), event.at)  # (a monotonic clock cannot read a stored time)
             match.computer.update({int(seat): level for seat, level in data.get("computer", {}).items()})
             match.started = True
         elif kind == "computer":
@@ -229,8 +291,17 @@ class MatchService:
             match.computer.pop(data["seat"], None)
         elif kind in ("offer", "decline", "rematch"):
             match.offers.apply(kind, data)
+        elif kind == "flag":  # a player's time ran out (quadrille/clocks/results.py says who wins)
+            match.offers.ended()
+            match.result = self.clocks.flag_result(match, data["seat"])
+        elif kind == "clock":  # the clocks credited with a server's downtime: only the snapshot counts
+            pass
         else:  # pragma: no cover - storage only ever holds the kinds above
             raise ValueError(f"unknown event kind {kind!r}")
+        if match.clock is not None:
+            if kind == "start":
+                match.clock = self.clocks.new_state(match.clock.control.to_dict(), match.board.players)
+            self.clocks.applied(match, event, turn_before)
 
     @staticmethod
     def _scores(match: Match) -> list:
@@ -240,22 +311,33 @@ class MatchService:
         outcome = match.board.outcome()
         return list(outcome.scores) if outcome else []
 
-    def _record_event(self, match: Match, kind: str, data: dict, seat: int | None) -> EventRow:
-        """Write an event (the caller holds match.lock and has validated it), then apply it."""
+    def _record_event(self, match: Match, kind: str, data: dict, seat: int | None, credit: float = 0.0) -> EventRow:
+        """Write an event (the caller holds match.lock and has validated it), then apply it. While the match's
+        clocks run, the event carries their snapshot (`credit`: seconds of a server's downtime not charged)."""
         if match.version >= match.event_limit:
             raise ServiceError(409, "match-full", "This match holds as many moves and decisions as a match may; "
                                                   "export it and import the record to go on.")
+        snapshot = self.clocks.snapshot(match, kind, credit) if match.clock is not None else None
+        if snapshot is not None:
+            data = {**data, "clock": snapshot}
         event = EventRow(seq=match.version + 1, kind=kind, data=data, seat=seat, at=time.time())
         try:
             self.storage.append_event(match.id, event)
         except Conflict:
-            # Another process or a stale cache entry wrote first: reload and let the client retry.
-            with self._cache_lock:
-                self._cache.pop(match.id, None)
+            # Another process or a stale cache entry wrote first: catch up (checked) or reload, and let the
+            # client retry.
+            if self.checked:
+                match.revision = -1
+            else:
+                with self._cache_lock:
+                    self._cache.pop(match.id, None)
             raise ServiceError(409, "stale-version", "The match changed meanwhile; reload and try again.")
+        match.revision += 1
         self._apply(match, event)
         match.version = event.seq
         match.row.events.append(event)
+        if match.clock is not None:
+            self.clocks.arm(match)
         return event
 
     # -- reading --------------------------------------------------------------
@@ -296,14 +378,16 @@ class MatchService:
             "away": self._away(match),
             "disconnect_timeout": self.timeouts.timeout,
             "rematch": match.offers.rematch,
+            "clock": self.clocks.view(match),
         }
 
     # -- who is away, and the disconnect timeout -------------------------------------------------------
-    def _away(self, match: Match) -> list[dict]:
-        """The people's seats whose player left a game under way online (never a computer's seat)."""
+    def _away(self, match: Match, fresh: bool = False) -> list[dict]:
+        """The people's seats whose player left a game under way online (never a computer's seat). `fresh`:
+        for a decision (a claim), from presence's own view of now."""
         if match.row.mode != "online" or not match.begun() or match.outcome() is not None:
             return []
-        return self.timeouts.away(match.id, match.humans(), match.began_at)
+        return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
 
     def away(self, match_id) -> list[dict]:
         """For the presence announcements: who is away, as in the STATE."""
@@ -382,16 +466,19 @@ class MatchService:
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=(), owner=None, visibility=None) -> dict:
+               player=None, moves=(), owner=None, visibility=None, token=None, clock=None) -> dict:
         """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
         creator's address, counted against its cap of matches against the computer. `visibility`: private
         (default), public or open (invites.py); an online match's answer carries `invite_secret`, the secret
-        that lets a friend take a free seat."""
+        that lets a friend take a free seat. `token`: the token to hold the seats with (an account's seat key,
+        see accounts/), else a new one. `clock`: its time control (clocks/control.py: None,
+        {"kind": "realtime", "minutes", "increment"} or {"kind": "correspondence", "days"})."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
         if mode not in MODES:
             raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
+        control = self.clocks.parse(clock, mode)
         visibility = invites.visibility_for(visibility, mode)
         try:
             board = game.new(**self._within_form(game, options or {}))
@@ -413,7 +500,7 @@ class MatchService:
         if moves and _needs_start(game, mode):
             raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
 
-        token, now = new_token(), time.time()
+        token, now = token or new_token(), time.time()
         seat_rows = [SeatRow(seat=seat, kind="ai" if seat in computer else "human",
                              token_hash=hash_token(token) if seat in held else None,
                              name=(player or f"Player {seat}") if seat in held else None,
@@ -421,7 +508,8 @@ class MatchService:
                      for seat in range(1, board.players + 1)]
         secret, invite_hash = invites.new_invite()
         match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner,
-                             visibility=visibility, invite_hash=invite_hash)
+                             visibility=visibility, invite_hash=invite_hash,
+                             clock=control.to_dict() if control else None)
         mine = [s for s in held if s not in computer]
         self.presence.seen(match.id, mine)  # creating a match is its creator's first act there
         created = {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token,
@@ -432,14 +520,17 @@ class MatchService:
 
     def _insert(self, game: games.Game, board, mode: str, name: str | None, seats: list[SeatRow],
                 computer: dict, started: bool | None = None, owner=None, visibility: str = "private",
-                invite_hash: str | None = None) -> Match:
+                invite_hash: str | None = None, clock: dict | None = None) -> Match:
         """Store a new match whose seats are already decided, cache it, and let the computer start.
         `started`: a match that would wait for its creator's start may begin at once (a rematch).
         `owner`: the creator's address, counted against its cap of matches against the computer.
         `invite_hash`: the hash of the secret that takes a free seat (every new match has one, even without
-        free seats, so that only a match of an earlier release goes without: see invites.py)."""
+        free seats, so that only a match of an earlier release goes without: see invites.py). `clock`: its
+        time control, checked (kept in `meta`, with the match, in one write)."""
         now = time.time()
         meta = {"invite": invite_hash or invites.new_invite()[1]}
+        if clock:
+            meta["clock"] = clock
         if computer:
             meta["computer"] = {str(seat): level for seat, level in computer.items()}
         row = MatchRow(id=secrets.token_urlsafe(6), game=game.name, options=dict(board.options), mode=mode,
@@ -454,7 +545,10 @@ class MatchService:
         self.storage.create_match(row)
         match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
                       waits_for_seats=_waits_for_seats(game, mode), began_at=self.clock(),
-                      move_seats=[None] * len(board.moves), computer=computer)
+                      move_seats=[None] * len(board.moves), computer=computer,
+                      clock=self.clocks.new_state(clock, len(seats)))
+        if clock:
+            self.clocks.arm(match)  # its row in the clocks table, before anything runs
         with self._cache_lock:
             self._cache.put(row.id, match)
         self._wake_computer(match)
@@ -522,12 +616,13 @@ class MatchService:
             raise bad_request(f"seats must be a list of seat numbers from 1 to {players}.")
         return sorted(set(seats))
 
-    def claim(self, match_id, seat=None, player=None, invite=None) -> dict:
+    def claim(self, match_id, seat=None, player=None, invite=None, token=None) -> dict:
         """Claim a free seat (the first free one unless `seat` is named) with the match's invite secret (an
-        open match's seats need none). The claim that takes the last seat of a two-player match begins it."""
-        return self._claim(match_id, seat, player, invite)
+        open match's seats need none). The claim that takes the last seat of a two-player match begins it.
+        `token`: the token to hold the seat with (an account's seat key), else a new one."""
+        return self._claim(match_id, seat, player, invite, token=token)
 
-    def _claim(self, match_id, seat=None, player=None, invite=None, trusted: bool = False) -> dict:
+    def _claim(self, match_id, seat=None, player=None, invite=None, trusted: bool = False, token=None) -> dict:
         """`trusted`: the caller proved its right to a seat another way (by-name play: the shared name)."""
         match = self._get(match_id)
         seat = _int(seat, "seat")
@@ -546,11 +641,13 @@ class MatchService:
             if not trusted:
                 invites.check_claim(match.row.visibility, match.row.meta, invite)
             waiting = not match.begun()
-            token, now = new_token(), time.time()
+            token, now = token or new_token(), time.time()
             target = free[0]
             name = player or f"Player {target.seat}"
             if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
+                match.revision = -1  # taken through another process: catch up on the next request
                 raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
+            match.revision += 1
             target.token_hash, target.name, target.claimed = hash_token(token), name, now
             self.presence.seen(match.id, [target.seat])
             if waiting and match.begun():
@@ -559,11 +656,13 @@ class MatchService:
             self.listener(match.id, "state", state)
         return {"match": match.id, "seat": target.seat, "seats": [target.seat], "token": token}
 
-    def join_by_name(self, name, game_name, options=None, player=None) -> dict:
+    def join_by_name(self, name, game_name, options=None, player=None, clock=None) -> dict:
         """Both players type the same match name: the first creates it (and moves first), the second joins.
 
-        Anyone arriving later watches. A finished match's name can be used again for a new match.
+        Anyone arriving later watches. A finished match's name can be used again for a new match. `clock`:
+        the time control of a match this creates (checked either way; one that is joined keeps its own).
         """
+        self.clocks.parse(clock, "online")
         name = _clean_name(name, "match name")
         if name is None:
             raise bad_request("Type a match name.")
@@ -582,7 +681,25 @@ class MatchService:
                         if exc.error != "no-free-seat":
                             raise
                         return {"match": existing, "seat": None, "seats": [], "token": None, "created": False}
-            return self.create(game_name, options, "online", name=name, player=player)
+            return self.create(game_name, options, "online", name=name, player=player, clock=clock)
+
+    def hand_over(self, match_id, token, new_token_, name=None) -> list[int]:
+        """Move the seats `token` holds to `new_token_` (and, given `name`, rename them): an anonymous player's
+        seats going to their new account's seat key, a deleted account's seats to a key nobody holds. The
+        old token holds nothing afterwards. Answers the seats moved (401 when the token holds none)."""
+        match = self._get(match_id)
+        with match.lock:
+            seats = match.seats_of(token)
+            if not seats:
+                raise ServiceError(401, "unauthorized", "This token holds no seat in this match.")
+            for row in match.row.seats:
+                if row.seat in seats:
+                    moved = SeatRow(row.seat, row.kind, hash_token(new_token_), name or row.name, row.claimed)
+                    self.storage.update_seat(match.id, moved)
+                    match.revision += 1
+                    row.token_hash, row.name = moved.token_hash, moved.name
+            self.listener(match.id, "state", self._state(match))
+        return seats
 
     # -- acting ---------------------------------------------------------------
     def _authorise(self, match: Match, token) -> list[int]:
@@ -593,10 +710,25 @@ class MatchService:
         return seats
 
     def play(self, match_id, token, move, version=None) -> dict:
-        match = self._get(match_id)
+        """Play a move for the token's seat. With several processes (`checked`), a move that names the version
+        this process holds is tried on the cached match without the revision check, a round trip saved on the
+        hot path: if another process wrote meanwhile, storage's key refuses the write (stale-version, as it
+        should); any other refusal is tried once more on a match caught up, lest a change made elsewhere (a
+        seat claimed) refuse it wrongly."""
         if not isinstance(move, str) or not move or len(move) > MAX_MOVE_LENGTH:
             raise bad_request("move must be a non-empty string in the game's notation.", "illegal-move")
         version = _int(version, "version")
+        if self.checked and version is not None:
+            match = self._get(match_id, check=False)
+            if match.version == version and match.revision >= 0:
+                try:
+                    return self._play(match, token, move, version)
+                except ServiceError as exc:
+                    if exc.error == "stale-version":
+                        raise
+        return self._play(self._get(match_id), token, move, version)
+
+    def _play(self, match: Match, token, move, version) -> dict:
         with match.lock:
             seats = self._authorise(match, token)
             self._check_playing(match)
@@ -620,11 +752,46 @@ class MatchService:
             return self._publish(match)
 
     def _check_playing(self, match: Match) -> None:
+        if match.clock is not None and self.clocks.out_of_time(match):
+            self._flag(match)
+            raise ServiceError(409, "game-over", f"The game is over: {match.name(match.clock.flagged)}'s time ran out.")
         if match.outcome() is not None:
             raise ServiceError(409, "game-over", "The game is over.")
         if not match.begun():
             raise ServiceError(409, "not-started", "The game begins when every player has taken a seat."
                                if match.started else "The match has not started yet: its creator starts it.")
+
+    # -- clocks (quadrille/clocks/) ------------------------------------------------------------------------
+    def _flag(self, match: Match) -> dict:
+        """The seat to move ran out of time: record it (the caller holds the lock and checked) and tell the room."""
+        self._record_event(match, "flag", {"seat": match.turn()}, None)
+        return self._publish(match)
+
+    def _check_flag(self, match_id: str) -> None:
+        """A flag's timer fired (in this process only, with RedisTimers): if the seat to move is out of time,
+        the flag falls; otherwise (a move came in time) the timer is set again for the clock that runs now."""
+        try:
+            match = self._get(match_id)
+        except ServiceError:
+            return
+        with match.lock:
+            if match.clock is None:
+                return
+            if self.clocks.out_of_time(match):
+                try:
+                    self._flag(match)
+                except ServiceError as exc:  # another process recorded it (or something else) first
+                    log.info("match %s: the flag was not recorded here (%s)", match_id, exc.error)
+            else:
+                self.clocks.arm(match)
+
+    def credit_clock(self, match_id: str, seconds: float) -> None:
+        """The server was down `seconds`: the clock that ran is not charged for them (an event `clock`)."""
+        match = self._get(match_id)
+        with match.lock:
+            if match.clock is not None and self.clocks.snapshot(match, "clock") is not None:
+                self._record_event(match, "clock", {"credit": round(seconds, 3)}, None, credit=seconds)
+                self._publish(match)
 
     def _publish(self, match: Match) -> dict:
         state = self._state(match)
@@ -648,6 +815,17 @@ class MatchService:
             self._wake_computer(match)
 
     # -- the computer's side ----------------------------------------------------------
+    def resume_computers(self, match_ids) -> None:
+        """Wake the computer in those of these matches whose cached copy has computer seats (the takeover
+        sweep of several processes: a computer to move that nobody drives any more is taken over)."""
+        with self._cache_lock:
+            mine = [m for m in match_ids if (match := self._cache.peek(m)) is not None and match.computer]
+        for match_id in mine:
+            try:
+                self.wake_computer(match_id)
+            except ServiceError:
+                pass
+
     def computer_request(self, match_id, version) -> dict | None:
         """What a worker needs to choose the computer's move, or None if the position moved on."""
         match = self._get(match_id)
@@ -683,7 +861,11 @@ class MatchService:
             self._authorise(match, token)
             if match.paused == paused:
                 return self._state(match)  # nothing changes, so nobody needs to hear of it
-            match.paused = paused
+            if paused and match.clock is not None and match.humans():
+                # the clocks do not stop: a paused computer would only lose on time
+                raise ServiceError(403, "not-allowed", "The computer cannot be paused in a game with a clock.")
+            self.storage.set_paused(match.id, paused)
+            match.paused, match.revision = paused, match.revision + 1
             return self._publish(match)
 
     def hand_to_computer(self, match_id, token, seat, level=1, owner=None) -> dict:
@@ -859,7 +1041,7 @@ class MatchService:
                         for s in match.row.seats), key=lambda s: s.seat)
         board = game.new(**match.row.options)
         return self._insert(game, board, mode, None, seats, computer, started=True, owner=owner,
-                            visibility=match.row.visibility)
+                            visibility=match.row.visibility, clock=match.row.meta.get("clock"))
 
     # -- offers during the game, aborting, and the disconnect timeout ----------------------------------
     def _situation(self, match: Match) -> Situation:
@@ -959,7 +1141,7 @@ class MatchService:
     def _claimable_against(self, match: Match, seats: list[int]) -> list[int]:
         """The other players' seats whose timeout has passed; a clear refusal while there is none."""
         others = [s for s in match.humans() if s not in seats]
-        away = {entry["seat"]: entry for entry in self._away(match) if entry["seat"] in others}
+        away = {entry["seat"]: entry for entry in self._away(match, fresh=True) if entry["seat"] in others}
         if not others or not away:
             who = " and ".join(match.name(s) for s in others) or "Your opponent"
             raise ServiceError(409, "player-present", f"{who} is here: there is nothing to claim.")

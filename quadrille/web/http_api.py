@@ -7,6 +7,7 @@ import games
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
+from ..accounts.service import API_TOKEN_PREFIX
 from ..matches.invites import invite_link
 from .links import public_url
 
@@ -35,9 +36,15 @@ def json_body(optional: bool = False) -> dict:
 
 
 def bearer_token() -> str | None:
+    """The seat token of the request. An account's API token stands for the account's seat key, which holds
+    every seat of its matches (accounts/): a bot acts for its own seats and no one else's."""
     header = request.headers.get("Authorization", "")
     if header.startswith("Bearer "):
-        return header[len("Bearer "):].strip()
+        token = header[len("Bearer "):].strip()
+        if token.startswith(API_TOKEN_PREFIX):
+            account = current_app.extensions["quadrille.accounts"].by_api_token(token)
+            return account.seat_key if account else None
+        return token
     return None
 
 
@@ -48,6 +55,13 @@ def with_links(created: dict) -> dict:
         url = public_url("pages.match_page", match_id=created["match"])
         created = {**created, "url": url, "invite": invite_link(url, created.get("invite_secret"))}
     return created
+
+
+@bp.get("/health")
+def health():
+    """{"ok", "process", "database", "queue"}: 200 when the database and the queue answer, else 503."""
+    answer, ok = current_app.extensions["quadrille.health"]()
+    return jsonify(answer), 200 if ok else 503
 
 
 @bp.get("/games")
@@ -79,7 +93,7 @@ def create_match():
     created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
                                seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
                                player=body.get("player"), owner=request.remote_addr,
-                               visibility=body.get("visibility"))
+                               visibility=body.get("visibility"), clock=body.get("clock"))
     return jsonify(with_links(created)), 201
 
 
@@ -87,7 +101,7 @@ def create_match():
 def join_by_name():
     body = json_body()
     joined = service().join_by_name(body.get("name"), body.get("game"), body.get("options"),
-                                    player=body.get("player"))
+                                    player=body.get("player"), clock=body.get("clock"))
     return jsonify(with_links(joined)), 201 if joined.get("token") else 200
 
 

@@ -1,6 +1,7 @@
 """HTTP budgets, by Flask-Limiter: every route but the static files has a budget per address, the
 routes that create a match (by link, by name, by import, or a new embedded game) share a tighter one, and so do
-the pictures and the tutorial's steps and tries.
+the pictures and the tutorial's steps and tries, and signing up, logging in and making API tokens (a tight one:
+password guessing).
 The Socket.IO budgets are in quadrille/infra/limits.py, on the same kind of storage."""
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from ..infra.limits import counter_storage_uri
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 # Pictures and a tutorial's steps and tries: each replays a short game through the engine.
 LEARN_ENDPOINTS = ("learn.preview_svg", "learn.lesson_step", "learn.lesson_try")
+# Guessing passwords and making accounts: signing up, logging in and making API tokens share a tight budget.
+ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token")
 
 
 def install(app: Flask) -> Limiter:
@@ -20,7 +23,7 @@ def install(app: Flask) -> Limiter:
     config = app.config
     limiter = Limiter(get_remote_address, app=app, storage_uri=counter_storage_uri(config["RATELIMIT_STORAGE_URI"]),
                       strategy="sliding-window-counter", default_limits=[config["HTTP_RATE"]],
-                      default_limits_exempt_when=lambda: request.endpoint == "static",
+                      default_limits_exempt_when=lambda: request.endpoint in ("static", "api.health"),
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)
     creating = limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match")
     for endpoint in MATCH_CREATING_ENDPOINTS:
@@ -28,4 +31,18 @@ def install(app: Flask) -> Limiter:
     learning = limiter.shared_limit(config["LEARN_RATE"], scope="learn")
     for endpoint in LEARN_ENDPOINTS:
         app.view_functions[endpoint] = learning(app.view_functions[endpoint])
+    accounts = limiter.shared_limit(config["ACCOUNT_RATE"], scope="account")
+    for endpoint in ACCOUNT_ENDPOINTS:
+        app.view_functions[endpoint] = accounts(app.view_functions[endpoint])
+    # Guesses at one account's password from many addresses: a budget per name tried, the same whether or not
+    # the name exists (so it tells nothing about the name).
+    per_name = limiter.shared_limit(config["LOGIN_NAME_RATE"], scope="login-name", key_func=name_tried)
+    for endpoint in ("players_api.log_in_", "players_api.create_token"):
+        app.view_functions[endpoint] = per_name(app.view_functions[endpoint])
     return limiter
+
+
+def name_tried() -> str:
+    body = request.get_json(silent=True) if request.is_json else None
+    name = body.get("name") if isinstance(body, dict) else None
+    return name.lower()[:40] if isinstance(name, str) else "?"

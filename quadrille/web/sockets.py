@@ -99,6 +99,8 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
             away = []
         return {**presence.summary(match_id), "away": away}
 
+    presence.on_change = announce  # another process's sockets vanished (it died): the room hears it
+
     @socketio.on("watch")
     @acknowledged
     def watch(data):

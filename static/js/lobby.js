@@ -69,7 +69,28 @@
   function showMode(f) {
     const m = mode(f);
     for (const box of f.querySelectorAll(".for-mode")) box.hidden = box.dataset.for !== m;
+    showClock(f);
     f.querySelector("button.start").textContent = START_LABEL[m];
+  }
+
+  // The clock: none, real time (minutes + increment) or correspondence (days per move, online only).
+  function showClock(f) {
+    const online = mode(f) === "online";
+    const correspondence = f.querySelector("input[name=clock-kind][value=correspondence]");
+    correspondence.closest("label").hidden = !online;
+    if (!online && correspondence.checked) f.querySelector("input[name=clock-kind][value=none]").checked = true;
+    const kind = f.querySelector("input[name=clock-kind]:checked").value;
+    for (const box of f.querySelectorAll("[data-clock]")) box.hidden = box.dataset.clock !== kind;
+  }
+
+  function readClock(f) {
+    const kind = f.querySelector("input[name=clock-kind]:checked").value;
+    if (kind === "realtime") {
+      const [minutes, increment] = f.querySelector("input[name=clock-realtime]:checked").value.split("+").map(Number);
+      return { kind, minutes, increment };
+    }
+    if (kind === "correspondence") return { kind, days: Number(f.querySelector("input[name=clock-days]:checked").value) };
+    return null;
   }
 
   function showError(f, text) { f.querySelector(".form-error").textContent = text || ""; }
@@ -164,7 +185,7 @@
     const nameInput = f.querySelector(".player-name");
     if (nameInput && m === "online") Tokens.setName(nameInput.value.trim());
     const player = (m === "online" && nameInput && nameInput.value.trim()) || undefined;
-    const body = { game: f.dataset.game, options, mode: m, player };
+    const body = { game: f.dataset.game, options, mode: m, player, clock: demo ? null : readClock(f) };
     if (m === "ai") body.ai = computerSeats(f, options, demo);
     for (const b of f.querySelectorAll("button")) b.disabled = true;
     try {
@@ -179,6 +200,7 @@
     f.addEventListener("change", (event) => {
       const t = event.target;
       if (t.name === "mode") return showMode(f);
+      if (t.name === "clock-kind") return showClock(f);
       if (t.name === "preset") {
         const preset = data[f.dataset.game].presets.find((p) => p.id === t.value);
         if (preset) writeOptions(f, preset.options);
@@ -201,7 +223,8 @@
     const name = $("match-name").value.trim();
     if (!name) { f.querySelector(".form-error").textContent = "Type a match name first."; return; }
     try {
-      enter(await api("/api/matches/by-name", { name, game: $("by-name-game").value, player: Tokens.getName() || undefined }));
+      const clock = ClockChoice.read(f, "by-name-clock");
+      enter(await api("/api/matches/by-name", { name, game: $("by-name-game").value, player: Tokens.getName() || undefined, clock }));
     } catch (error) {
       f.querySelector(".form-error").textContent = error.reason || "Could not join that match.";
     }

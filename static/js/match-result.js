@@ -18,6 +18,11 @@
       case "agreed": return "Both players agreed to a draw.";
       case "abandoned": return `${who(outcome.abandoned)} left the game and did not come back in time.`;
       case "move-limit": return "The game reached its move limit.";
+      case "time": {
+        const mine = page.role() === "player" && page.mySeats().includes(outcome.flagged);
+        const ran = `${mine ? "You" : who([outcome.flagged])} ran out of time`;
+        return (outcome.winners || []).length ? `${ran}.` : `${ran}, but the other side could not win any more: a draw.`;
+      }
       default: return null;
     }
   }

@@ -197,6 +197,8 @@
       seenAway = away;
     }
 
+    page.notify = notify; // for other parts (match-clock.js: a correspondence move's reminder)
+
     return {
       render,
       presence,

@@ -294,7 +294,8 @@
       const playing = mySeats.length > 0 && !state.outcome;
       const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level");
       const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
-      const pause = playing && computerSeats.length > 0 && state.mode === "ai"; // live only: gone once it ends
+      const clocked = state.clock && state.seats.some((s) => s.kind === "human" && s.taken); // a clock does not stop
+      const pause = playing && computerSeats.length > 0 && state.mode === "ai" && !clocked; // live only: gone once it ends
       $("computer-box").hidden = !(handover || reclaim || pause);
       $("pause").hidden = !pause;
       $("pause").textContent = state.paused ? "Resume the computer" : "Pause the computer";

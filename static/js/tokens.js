@@ -1,5 +1,7 @@
 // Seat tokens live in the page's own storage (never a cookie), keyed by match.
 // Inside a sandboxed or storage-less frame, they fall back to memory for the page's lifetime.
+// A logged-in player's browser also keeps the account's seat key (static/js/players.js), which holds the seats
+// of the account's matches: a match without a token of its own is tried with it.
 (function () {
   "use strict";
   const memory = {};
@@ -10,7 +12,28 @@
   const Tokens = {
     get(match) {
       const s = store();
-      return (s && s.getItem("quadrille.token." + match)) || memory[match] || null;
+      return (s && s.getItem("quadrille.token." + match)) || memory[match] || Tokens.accountKey();
+    },
+    // Every match token this browser holds: {match id: token} (to list or hand over to an account).
+    all() {
+      const s = store(), found = {};
+      if (!s) return found;
+      for (let i = 0; i < s.length; i++) {
+        const key = s.key(i);
+        if (key && key.startsWith("quadrille.token.")) found[key.slice("quadrille.token.".length)] = s.getItem(key);
+      }
+      return found;
+    },
+    forget(match) {
+      delete memory[match];
+      const s = store();
+      if (s) s.removeItem("quadrille.token." + match);
+    },
+    accountKey() { const s = store(); return (s && s.getItem("quadrille.account.key")) || null; },
+    setAccountKey(key) {
+      const s = store();
+      if (!s) return;
+      if (key) s.setItem("quadrille.account.key", key); else s.removeItem("quadrille.account.key");
     },
     set(match, token) {
       memory[match] = token;

@@ -22,8 +22,8 @@ def start_task(target, *args):
 
 
 @pytest.fixture
-def service(tmp_path):
-    svc = MatchService(Storage.sqlite(str(tmp_path / "computer.db")))
+def service(database):
+    svc = MatchService(Storage.open(database))
     svc.computer = ComputerPlayers(svc, start_task, time.sleep, size=1, demo_delay=0.01)
     yield svc
     svc.computer.close()
@@ -148,12 +148,12 @@ def test_bad_computer_requests_are_refused(service, spec):
     assert stored_matches(service.storage) == 0
 
 
-def test_computer_seats_survive_a_restart(tmp_path):
-    db = str(tmp_path / "restart.db")
-    first = MatchService(Storage.sqlite(db))
+def test_computer_seats_survive_a_restart(database):
+    db = database
+    first = MatchService(Storage.open(db))
     created = first.create("trails", None, "ai", ai={"seats": [2], "level": 2})
     first.storage.close()
-    second = MatchService(Storage.sqlite(db))
+    second = MatchService(Storage.open(db))
     second.computer = ComputerPlayers(second, start_task, time.sleep, size=1)
     try:
         assert second.state(created["match"])["seats"][1]["level"] == 2

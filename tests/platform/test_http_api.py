@@ -10,8 +10,8 @@ from tests.conftest import stored_matches
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "api.db")})
+def app(database):
+    app = create_app({"DATABASE": database})
     yield app
     app.extensions["quadrille.storage"].close()
 

@@ -24,9 +24,9 @@ def clock():
 
 
 @pytest.fixture
-def service(tmp_path, clock):
+def service(database, clock):
     events = []
-    svc = MatchService(Storage.sqlite(str(tmp_path / "life.db")),
+    svc = MatchService(Storage.open(database),
                        lambda match, event, payload: events.append((match, event, payload)),
                        presence=Presence(grace=5, clock=clock), clock=clock, disconnect_timeout=60)
     svc.events = events

@@ -13,14 +13,14 @@ from quadrille.infra.storage import Storage
 
 
 @pytest.fixture
-def db(tmp_path):
-    return str(tmp_path / "matches.db")
+def db(database):
+    return database  # a SQLite file, then a PostgreSQL database (tests/conftest.py)
 
 
 @pytest.fixture
 def service(db):
     events = []
-    svc = MatchService(Storage.sqlite(db), lambda match, event, payload: events.append((match, event, payload)))
+    svc = MatchService(Storage.open(db), lambda match, event, payload: events.append((match, event, payload)))
     svc.events = events
     yield svc
     svc.storage.close()
@@ -52,10 +52,17 @@ def test_new_online_match_gives_the_creator_seat_one_and_a_strong_token(service)
 def test_only_a_hash_of_the_token_is_stored(service, db):
     created = service.create("trails", None, "online")
     claimed = join(service, created)
-    raw = open(db, "rb").read() + open(db + "-wal", "rb").read()
+    if "://" in db:  # a server database: everything its tables hold
+        from sqlalchemy import text
+        with service.storage.engine.connect() as conn:
+            raw = repr([conn.execute(text(f"SELECT * FROM {t}")).all() for t in ("matches", "seats", "events")])
+            hashes = [row[0] for row in conn.execute(text("SELECT token_hash FROM seats"))]
+        raw = raw.encode()
+    else:  # the file itself, and its write-ahead log
+        raw = open(db, "rb").read() + open(db + "-wal", "rb").read()
+        hashes = [row[0] for row in sqlite3.connect(db).execute("select token_hash from seats")]
     for token in (created["token"], claimed["token"], created["invite_secret"]):
         assert token.encode() not in raw
-    hashes = [row[0] for row in sqlite3.connect(db).execute("select token_hash from seats")]
     assert all(h is None or len(h) == 64 for h in hashes)
 
 
@@ -151,7 +158,7 @@ def test_online_games_refuse_rewinds_and_take_backs_once_the_turn_passed(service
 
 
 def test_everything_survives_a_restart(db):
-    first = MatchService(Storage.sqlite(db))
+    first = MatchService(Storage.open(db))
     created = first.create("trails", {"size": 9}, "local")
     match, token = created["match"], created["token"]
     for move in ("down", "up", "down", "left", "right"):
@@ -161,7 +168,7 @@ def test_everything_survives_a_restart(db):
     before = first.state(match)
     first.storage.close()
 
-    second = MatchService(Storage.sqlite(db))
+    second = MatchService(Storage.open(db))
     after = second.state(match)
     assert after == before
     assert second.play(match, token, after["legal"][0])["version"] == before["version"] + 1
@@ -311,7 +318,7 @@ def test_racing_clients_get_one_success_and_a_clear_refusal(service):
 
 def test_two_servers_on_one_database_cannot_both_write_the_same_version(db):
     """A stale cache (another process wrote first) is caught by storage, not silently overwritten."""
-    a, b = MatchService(Storage.sqlite(db)), MatchService(Storage.sqlite(db))
+    a, b = MatchService(Storage.open(db)), MatchService(Storage.open(db))
     created = a.create("trails", None, "local")
     match, token = created["match"], created["token"]
     b.state(match)  # b caches version 0
@@ -372,7 +379,7 @@ def test_an_online_gamma_match_waits_for_its_creator_and_leaves_out_free_seats(s
     service.play(match, second["token"], "4,3")
     assert service.play(match, third["token"], "2,2")["turn"] == 1
     service.storage.close()
-    again = MatchService(Storage.sqlite(service.storage.engine.url.database))
+    again = MatchService(Storage.open(service.storage.engine.url.render_as_string(hide_password=False)))
     assert again.state(match)["moves"] == ["0,0", "4,3", "2,2"] and again.state(match)["players"] == 3
 
 

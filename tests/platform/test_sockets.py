@@ -8,8 +8,8 @@ from tests.conftest import wait_until
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "sockets.db"), "PRESENCE_INTERVAL": 0.01})
+def app(database):
+    app = create_app({"DATABASE": database, "PRESENCE_INTERVAL": 0.01})
     yield app
     app.extensions["quadrille.storage"].close()
 

@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002", "0003", "0004"]
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """
@@ -94,10 +94,12 @@ def test_a_database_of_the_first_release_is_upgraded_in_place(release_copy):
     assert len(loaded.events) == recent[1]["version"] > 0 and loaded.seats and loaded.visibility == "private"
     storage.close()
     for table, old in before.items():
-        added = ("version", "updated", "visibility", "listed")
+        added = ("version", "updated", "visibility", "listed", "revision", "paused")
         columns = ", ".join(c.name for c in metadata.tables[table].columns if c.name not in added)
         assert rows(release_copy, table, columns) == old, table
     assert set(rows(release_copy, "matches", "visibility, listed")) == {("private", 0)}
+    assert set(rows(release_copy, "matches", "revision, paused")) == {(0, 0)}  # 0005
+    assert rows(release_copy, "clocks") == [] and rows(release_copy, "clock_beat") == []  # 0007: no clocks yet
     # the summary columns (0002) made the release's recent list from the events, as it was
     with connect(release_copy) as conn:
         listed = [dict(zip(("id", "game", "mode", "name", "created", "version"), r)) for r in conn.execute(
@@ -208,7 +210,7 @@ def test_an_appended_event_touches_one_match_row_by_its_key(busy):
     plan = plans(busy, lambda: busy.append_event("m007", EventRow(7, "move", {"move": "up"}, 2, 1000.0)))
     assert plan == {
         "INSERT INTO events (match_id, seq, kind, data, seat, at) VALUES (?, ?, ?, ?, ?, ?)": [],
-        "UPDATE matches SET version=?, updated=? WHERE matches.id = ?":
+        "UPDATE matches SET version=?, updated=?, revision=(matches.revision + 1) WHERE matches.id = ?":
             ["SEARCH matches USING INDEX sqlite_autoindex_matches_1 (id=?)"]}
     assert busy.recent_matches(1)[0] == {"id": "m007", "game": "trails", "mode": "online", "name": "name 7",
                                          "created": 7.0, "version": 7, "visibility": "public"}
@@ -220,7 +222,7 @@ def test_every_other_per_request_query_finds_its_rows_through_a_key_or_an_index(
                  lambda: busy.claim_seat("m150", 2, "t" * 64, "Bob", 5.0),
                  lambda: busy.update_seat("m150", SeatRow(2, "ai"))):
         seen.update(plans(busy, call))
-    assert len(seen) == 6
+    assert len(seen) == 7  # claim_seat and update_seat bump the revision with one statement
     for sql, plan in seen.items():
         assert len(plan) == 1 and plan[0].startswith("SEARCH ") and " USING " in plan[0], (sql, plan)
     assert seen["SELECT matches.id FROM matches WHERE matches.name = ? ORDER BY matches.created DESC LIMIT ? OFFSET ?"] \
@@ -252,3 +254,25 @@ def test_the_migrations_render_for_postgresql_without_a_server():
     sql = out.getvalue()
     assert "CREATE TABLE matches" in sql and "CREATE TABLE events" in sql
     assert f"'{REVISIONS[-1]}'" in sql and sql.rstrip().endswith("COMMIT;")
+
+
+def test_the_clocks_rows_are_read_and_written_by_key_and_the_running_ones_by_their_index(busy):
+    from quadrille.clocks.store import ClockStore
+    clocks = ClockStore(busy)
+    for i in range(0, 300, 2):
+        clocks.set_deadline(f"m{i:03d}", {"kind": "realtime", "minutes": 1, "increment": 0},
+                            1 if i % 4 else None, 1000.0 + i if i % 4 else None)
+    with busy.engine.begin() as conn:
+        conn.exec_driver_sql("ANALYZE")
+    seen = {}
+    for call in (lambda: clocks.set_deadline("m010", {"kind": "correspondence", "days": 2}, 2, 5.0),
+                 lambda: clocks.deadlines(["m010", "m011", "m012"]), lambda: clocks.running(),
+                 lambda: clocks.beat(7.0), lambda: clocks.last_beat()):
+        seen.update(plans(busy, call))
+    for sql, plan in seen.items():
+        if not sql.startswith(("SELECT", "UPDATE")):
+            continue  # an insert, or the savepoint around one
+        assert plan and all(line.startswith("SEARCH ") and " USING " in line for line in plan), (sql, plan)
+    running = clocks.running()
+    assert running[0] == ("m010", 2, 5.0) and len(running) == 75 and [r[2] for r in running] == sorted(r[2] for r in running)
+    assert set(clocks.deadlines(["m010", "m011", "m012"])) == {"m010", "m012"}

@@ -1,0 +1,139 @@
+"""bench/load.py's workload through nginx, against one process and against clusters, side by side in one run.
+
+    python bench/cluster.py                       # (a) (b) (c) (d), 200 matches, 0.25 s think time, 30 s each
+    python bench/cluster.py --configs a,c --seconds 60
+
+    (a) one process on SQLite, no message queue     (b) one process on PostgreSQL + Redis
+    (c) two processes on PostgreSQL + Redis         (d) three processes on PostgreSQL + Redis
+
+Each configuration is a fresh cluster (scripts/cluster.py: its own PostgreSQL and Redis servers, nginx in
+front, in a temporary directory), played by bench/load.py's clients (--procs client processes) through nginx.
+Reports accepted moves/s, p50/p95/p99 of a move's round trip (emit to the mover's own `state`), and the CPU
+per accepted move summed over every server-side process: the app processes (and their computer workers),
+PostgreSQL (its backends too), Redis and nginx (its workers too), with each one's share.
+
+The machine is shared with the load generator (2 cores here), so throughput cannot grow much with processes:
+the figure that matters on it is the cost of a move.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.load import WARM_UP, client_process, cpu_seconds, percentile  # noqa: E402
+from scripts.cluster import Cluster, descendants  # noqa: E402
+
+CONFIGS = {
+    "a": {"label": "(a) 1 process, SQLite", "processes": 1, "database": "sqlite", "queue": False},
+    "b": {"label": "(b) 1 process, PostgreSQL + Redis", "processes": 1, "database": "postgresql", "queue": True},
+    "c": {"label": "(c) 2 processes, PostgreSQL + Redis", "processes": 2, "database": "postgresql", "queue": True},
+    "d": {"label": "(d) 3 processes, PostgreSQL + Redis", "processes": 3, "database": "postgresql", "queue": True},
+}
+
+
+def roles(cluster: Cluster) -> dict[str, list[int]]:
+    """Every server-side process by role (each with its children)."""
+    def tree(pid):
+        return [pid, *descendants(pid)] if pid else []
+    found = {"app": [p for app in cluster.apps for p in tree(app.pid)], "nginx": tree(cluster.nginx.pid)}
+    if cluster.postgres:
+        found["postgresql"] = tree(cluster.postgres.pid)
+    if cluster.redis:
+        found["redis"] = tree(cluster.redis.pid)
+    return found
+
+
+def cpu_of(pids: list[int]) -> dict[int, float]:
+    found = {}
+    for pid in pids:
+        try:
+            found[pid] = cpu_seconds(pid)
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
+def run(config: dict, matches: int, seconds: float, think: float, procs: int, async_mode: str) -> dict:
+    with tempfile.TemporaryDirectory(prefix="quadrille-bench-") as tmp:
+        os.chmod(tmp, 0o755)
+        cluster = Cluster(Path(tmp), config["processes"], database=config["database"], queue=config["queue"],
+                          async_mode=async_mode, durable=True)
+        cluster.start()
+        try:
+            return measure(cluster, matches, seconds, think, procs)
+        finally:
+            cluster.stop()
+
+
+def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs: int) -> dict:
+    cpu: dict = {}
+
+    def sample():
+        time.sleep(WARM_UP)
+        by_role = roles(cluster)
+        cpu["start"] = {role: cpu_of(pids) for role, pids in by_role.items()}
+        time.sleep(seconds)
+        by_role = roles(cluster)  # new processes (a PostgreSQL backend opened meanwhile) count from zero
+        cpu["end"] = {role: cpu_of(pids) for role, pids in by_role.items()}
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
+    with multiprocessing.Pool(procs) as pool:
+        results = pool.map(client_process, [(cluster.url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
+    sampler.join(30)
+    latencies = [x for r in results for x in r["latencies"]]
+    elapsed = max(r["elapsed"] for r in results)
+    accepted = sum(r["accepted"] for r in results)
+    spent = {role: sum(after - cpu["start"].get(role, {}).get(pid, 0.0) for pid, after in pids.items())
+             for role, pids in cpu.get("end", {}).items()}
+    total = sum(spent.values())
+    return {
+        "moves_per_s": round(accepted / elapsed, 1), "refused": sum(r["refused"] for r in results),
+        "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
+        "cpu_ms_per_move": round(1000 * total / accepted, 3) if accepted else None,
+        "cpu_ms_per_move_by_role": {role: round(1000 * s / accepted, 3) for role, s in spent.items()} if accepted else {},
+        "server_cores": round(total / seconds, 2),
+        "client_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--configs", default="a,b,c,d")
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--think", type=float, default=0.25)
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--async-mode", choices=["gevent", "eventlet"], default="gevent")
+    args = parser.parse_args()
+    rows = []
+    for name in args.configs.split(","):
+        config = CONFIGS[name.strip()]
+        result = run(config, args.matches, args.seconds, args.think, args.procs, args.async_mode)
+        rows.append((config["label"], result))
+        print(json.dumps({"config": config["label"], **result}), flush=True)
+    base = next((r["cpu_ms_per_move"] for label, r in rows if label.startswith("(a)")), None)
+    print()
+    print("| configuration | accepted moves/s | p50 | p95 | p99 | server CPU per move | vs (a) | app / PostgreSQL / Redis / nginx |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for label, r in rows:
+        parts = r["cpu_ms_per_move_by_role"]
+        split = " / ".join(f"{parts.get(k, 0):.2f}" for k in ("app", "postgresql", "redis", "nginx"))
+        ratio = f"{r['cpu_ms_per_move'] / base:.2f}x" if base and r["cpu_ms_per_move"] else ""
+        print(f"| {label} | {r['moves_per_s']} | {r['p50_ms']} ms | {r['p95_ms']} ms | {r['p99_ms']} ms | "
+              f"{r['cpu_ms_per_move']} ms | {ratio} | {split} ms |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""'My games': a player's matches as the original Towers server listed them (whose turn, last update, result,
+finished ones on request), "your turn" first. An account's list comes from account_matches and its seat key;
+an anonymous player's from the tokens their browser holds, sent by the page (never kept by the server)."""
+from __future__ import annotations
+
+from ..errors import ServiceError
+from .service import MAX_CLAIMS, AccountService
+
+
+def entry(state: dict, mine: list[int], updated: float | None, rated: bool) -> dict:
+    """One line of the list, in the player's terms."""
+    outcome = state.get("outcome")
+    names = state.get("seat_names") or []
+    seat_name = lambda seat: names[seat - 1] if 0 < seat <= len(names) else f"Player {seat}"  # noqa: E731
+    opponents = [{"seat": s["seat"], "side": seat_name(s["seat"]),
+                  "name": s["name"] if s["kind"] == "human" else "Computer", "taken": s["taken"]}
+                 for s in state["seats"] if s["seat"] not in mine]
+    result = None
+    if outcome is not None:
+        winners = outcome.get("winners") or []
+        if outcome.get("reason") == "aborted":
+            result = "aborted"
+        elif not winners or set(winners) >= set(s["seat"] for s in state["seats"]):
+            result = "draw"
+        else:
+            result = "win" if set(mine) & set(winners) else "loss"
+    turn = state.get("turn")
+    return {
+        "match": state["match"], "game": state["game"], "title": state["title"], "options": state["options"],
+        "mode": state["mode"], "seats": mine, "sides": [seat_name(s) for s in mine], "opponents": opponents,
+        "updated": updated, "started": state.get("started", True), "turn": turn,
+        "turn_name": seat_name(turn) if turn else None,
+        "your_turn": turn is not None and turn in mine and outcome is None,
+        "finished": outcome is not None, "result": result,
+        "reason": outcome.get("reason") if outcome else None, "rated": rated, "url": f"/m/{state['match']}",
+    }
+
+
+def ordered(entries: list[dict]) -> list[dict]:
+    """Your turn first, then games going on, then finished ones; the most recent first within each."""
+    return sorted(entries, key=lambda e: (not e["your_turn"], e["finished"], -(e["updated"] or 0)))
+
+
+LISTED = 200  # the most recently active matches of an account that its list shows
+
+
+def account_games(accounts: AccountService, rated_ids: set[str], account, finished: bool) -> list[dict]:
+    holdings = [(match_id, account.seat_key) for match_id in accounts.match_ids(account.id, LISTED)]
+    return games_of(accounts, rated_ids, holdings, finished)
+
+
+def token_games(accounts: AccountService, tokens, finished: bool) -> list[dict]:
+    from ..errors import bad_request
+    if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
+        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+    return games_of(accounts, set(), list(tokens.items()), finished)
+
+
+def games_of(accounts: AccountService, rated_ids: set[str], holdings, finished: bool) -> list[dict]:
+    matches = accounts.matches
+    updated = accounts.updated([m for m, _ in holdings if isinstance(m, str)])
+    entries = []
+    for match_id, token in holdings:
+        if match_id not in updated:
+            continue
+        try:
+            mine = matches.seats_of(match_id, token)
+            state = matches.state(match_id)
+        except ServiceError:
+            continue
+        if not mine:
+            continue
+        line = entry(state, mine, updated.get(match_id), match_id in rated_ids)
+        if finished or not line["finished"]:
+            entries.append(line)
+    return ordered(entries)

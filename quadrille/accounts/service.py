@@ -1,0 +1,285 @@
+"""The account service: who a player is, what proves it, and which seats are theirs.
+
+An account's seats are held by its **seat key**: a token like any seat token (the match service knows
+nothing of accounts), derived from the site's secret and a random salt of the account's own, so the server
+can hand it again to the account's owner in any browser that logs in, and a bot's API token can stand for it
+(web/players_api.py). Matches made for an account (a challenge) are created with its seat key; a player who
+played anonymously and then signs up or logs in hands the seats of their browser's tokens over to it
+(`claim_matches`), and the old tokens hold nothing afterwards.
+
+`account_matches` lists which matches each account plays, for "my games"; the seats themselves are the
+match's own.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from dataclasses import dataclass
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from ..errors import ServiceError, bad_request
+from ..infra.player_tables import (account_matches_table, accounts_table, api_tokens_table,
+                                   challenge_invitees_table, challenges_table, ratings_table)
+from ..infra.storage import matches_table
+from ..infra.tokens import hash_token, well_formed
+from .passwords import hash_password, needs_rehash, verify_or_dummy
+
+NAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
+MIN_PASSWORD, MAX_PASSWORD = 8, 256
+API_TOKEN_PREFIX = "qbt_"           # so that a Bearer token says which kind it is (and log scanners find it)
+SEAT_KEY_PREFIX = "qsk_"
+MAX_TOKENS_PER_ACCOUNT = 20
+MAX_CLAIMS = 500                    # matches a browser hands over (or lists) at once
+DELETED = "deleted player"
+
+
+def bad_credentials() -> ServiceError:
+    # One answer for an unknown name and a wrong password: the wording never tells which.
+    return ServiceError(401, "bad-credentials", "Wrong user name or password.")
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    seat_key: str
+    epoch: int = 0
+
+    def public(self) -> dict:
+        return {"id": self.id, "name": self.name}
+
+
+class AccountService:
+    def __init__(self, storage, matches, secret: bytes | str):
+        """`storage`: the match storage (its engine holds the players' tables too); `matches`: the match
+        service; `secret`: the site's secret (the session's), from which seat keys are derived."""
+        self.engine = storage.engine
+        self.matches = matches
+        self._secret = secret.encode() if isinstance(secret, str) else secret
+
+    # -- names and passwords ------------------------------------------------------------------------
+    @staticmethod
+    def check_name(name) -> str:
+        if not isinstance(name, str) or not NAME.fullmatch(name):
+            raise bad_request("A user name has 2 to 20 characters: letters, digits, - and _.", "bad-name")
+        return name
+
+    @staticmethod
+    def check_password(password, what: str = "password") -> str:
+        if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+            raise bad_request(f"A {what} has {MIN_PASSWORD} to {MAX_PASSWORD} characters.", "bad-password")
+        return password
+
+    def seat_key(self, account_id: int, salt: str) -> str:
+        digest = hmac.new(self._secret, f"seat-key:{account_id}:{salt}".encode(), hashlib.sha256).digest()
+        return SEAT_KEY_PREFIX + base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+    def _account(self, row) -> Account:
+        return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt), row.session_epoch)
+
+    # -- signing up, logging in -------------------------------------------------------------------
+    def sign_up(self, name, password) -> Account:
+        name = self.check_name(name)
+        self.check_password(password)
+        hashed = hash_password(password)
+        try:
+            with self.engine.begin() as conn:
+                account_id = conn.execute(insert(accounts_table).values(
+                    name=name, name_key=name.lower(), password_hash=hashed, seat_salt=secrets.token_hex(16),
+                    session_epoch=0, created=time.time())).inserted_primary_key[0]
+        except IntegrityError:
+            raise ServiceError(409, "name-taken", f"The user name {name!r} is taken; choose another.")
+        return self.get(account_id)
+
+    def log_in(self, name, password) -> Account:
+        """The account of this name and password; bad-credentials otherwise, in the same words and time."""
+        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            raise bad_credentials()
+        row = self._row_by_name(name) if isinstance(name, str) and NAME.fullmatch(name) else None
+        if not verify_or_dummy(row.password_hash if row else None, password):
+            raise bad_credentials()
+        if needs_rehash(row.password_hash):
+            with self.engine.begin() as conn:
+                conn.execute(update(accounts_table).where(accounts_table.c.id == row.id)
+                             .values(password_hash=hash_password(password)))
+        return self._account(row)
+
+    def change_password(self, account: Account, old, new) -> Account:
+        """A new password ends every other session (the session epoch moves on)."""
+        row = self._row(account.id)
+        if row is None or not isinstance(old, str) or not verify_or_dummy(row.password_hash, old):
+            raise ServiceError(401, "bad-credentials", "Your current password is not that.")
+        self.check_password(new, "new password")
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account.id)
+                         .values(password_hash=hash_password(new), session_epoch=row.session_epoch + 1))
+        return self.get(account.id)
+
+    def delete(self, account: Account, password) -> None:
+        """Delete the account: its seats go to a key nobody holds, named "deleted player" (its finished games
+        stay in the others' lists), its tokens, ratings and pending challenges go."""
+        row = self._row(account.id)
+        if row is None or not isinstance(password, str) or not verify_or_dummy(row.password_hash, password):
+            raise ServiceError(401, "bad-credentials", "That is not your password; the account stays.")
+        nobody = secrets.token_urlsafe(24)
+        for match_id in self.match_ids(account.id):
+            try:
+                self.matches.hand_over(match_id, account.seat_key, nobody, name=DELETED)
+            except ServiceError:
+                pass  # a match whose seat the account no longer holds (handed to the computer, say)
+        with self.engine.begin() as conn:
+            conn.execute(delete(api_tokens_table).where(api_tokens_table.c.account_id == account.id))
+            conn.execute(delete(ratings_table).where(ratings_table.c.account_id == account.id))
+            conn.execute(update(challenges_table).where(challenges_table.c.challenger == account.id,
+                                                        challenges_table.c.status == "pending")
+                         .values(status="cancelled", updated=time.time()))
+            waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
+                challenge_invitees_table.c.account_id == account.id,
+                challenge_invitees_table.c.status == "pending")).scalars())
+            conn.execute(update(challenge_invitees_table)
+                         .where(challenge_invitees_table.c.account_id == account.id,
+                                challenge_invitees_table.c.status == "pending")
+                         .values(status="declined", answered=time.time()))
+            for challenge_id in waiting:  # a challenge nobody is left to accept is declined
+                left = conn.execute(select(challenge_invitees_table.c.account_id).where(
+                    challenge_invitees_table.c.challenge_id == challenge_id,
+                    challenge_invitees_table.c.status != "declined")).first()
+                if left is None:
+                    conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id,
+                                                                challenges_table.c.status == "pending")
+                                 .values(status="declined", updated=time.time()))
+            conn.execute(delete(accounts_table).where(accounts_table.c.id == account.id))
+
+    # -- reading accounts -----------------------------------------------------------------------
+    def _row(self, account_id):
+        with self.engine.connect() as conn:
+            return conn.execute(select(accounts_table).where(accounts_table.c.id == account_id)).first()
+
+    def _row_by_name(self, name: str):
+        with self.engine.connect() as conn:
+            return conn.execute(select(accounts_table)
+                                .where(accounts_table.c.name_key == name.lower())).first()
+
+    def get(self, account_id) -> Account | None:
+        row = self._row(account_id) if isinstance(account_id, int) else None
+        return self._account(row) if row else None
+
+    def by_name(self, name) -> Account | None:
+        row = self._row_by_name(name) if isinstance(name, str) and NAME.fullmatch(name) else None
+        return self._account(row) if row else None
+
+    def names(self, ids) -> dict[int, str]:
+        ids = list(set(ids))
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            return dict(conn.execute(select(accounts_table.c.id, accounts_table.c.name)
+                                     .where(accounts_table.c.id.in_(ids))).all())
+
+    def search(self, prefix, limit: int = 10) -> list[str]:
+        """Names that start with `prefix` (ignoring case), for the player search box."""
+        if not isinstance(prefix, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", prefix):
+            return []
+        key = prefix.lower().replace("_", r"\_")
+        with self.engine.connect() as conn:
+            return list(conn.execute(select(accounts_table.c.name)
+                                     .where(accounts_table.c.name_key.like(key + "%", escape="\\"))
+                                     .order_by(accounts_table.c.name_key).limit(limit)).scalars())
+
+    # -- API tokens -----------------------------------------------------------------------------
+    def create_api_token(self, name, password, label=None) -> tuple[Account, str]:
+        """A new API token for the account (shown once: only its hash is kept)."""
+        account = self.log_in(name, password)
+        if label is not None and (not isinstance(label, str) or len(label) > 40):
+            raise bad_request("label must be text of at most 40 characters.")
+        token = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
+        with self.engine.begin() as conn:
+            count = len(conn.execute(select(api_tokens_table.c.token_hash)
+                                     .where(api_tokens_table.c.account_id == account.id)).all())
+            if count >= MAX_TOKENS_PER_ACCOUNT:
+                raise ServiceError(409, "too-many-tokens",
+                                   f"An account has at most {MAX_TOKENS_PER_ACCOUNT} API tokens.")
+            conn.execute(insert(api_tokens_table).values(token_hash=hash_token(token), account_id=account.id,
+                                                         label=label, created=time.time()))
+        return account, token
+
+    def by_api_token(self, token) -> Account | None:
+        if not well_formed(token) or not token.startswith(API_TOKEN_PREFIX):
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(select(accounts_table).join(
+                api_tokens_table, api_tokens_table.c.account_id == accounts_table.c.id)
+                .where(api_tokens_table.c.token_hash == hash_token(token))).first()
+        return self._account(row) if row else None
+
+    # -- the account's matches ------------------------------------------------------------------
+    def record_seats(self, account_id: int, match_id: str, seats: list[int]) -> None:
+        with self.engine.begin() as conn:
+            existing = conn.execute(select(account_matches_table.c.seats).where(
+                account_matches_table.c.account_id == account_id,
+                account_matches_table.c.match_id == match_id)).first()
+            if existing is None:
+                conn.execute(insert(account_matches_table).values(
+                    account_id=account_id, match_id=match_id, seats=json.dumps(sorted(seats)), joined=time.time()))
+            else:
+                merged = sorted(set(json.loads(existing.seats)) | set(seats))
+                conn.execute(update(account_matches_table).where(
+                    account_matches_table.c.account_id == account_id,
+                    account_matches_table.c.match_id == match_id).values(seats=json.dumps(merged)))
+
+    def match_ids(self, account_id: int, limit: int | None = None) -> list[str]:
+        """The account's matches, the most recently active first (`limit`: only that many)."""
+        query = (select(account_matches_table.c.match_id)
+                 .join(matches_table, matches_table.c.id == account_matches_table.c.match_id)
+                 .where(account_matches_table.c.account_id == account_id)
+                 .order_by(matches_table.c.updated.desc()))
+        with self.engine.connect() as conn:
+            return list(conn.execute(query.limit(limit) if limit else query).scalars())
+
+    def accounts_in(self, match_id: str) -> dict[int, list[int]]:
+        """The accounts that play a match, each with its seats."""
+        with self.engine.connect() as conn:
+            return {r.account_id: json.loads(r.seats) for r in conn.execute(
+                select(account_matches_table).where(account_matches_table.c.match_id == match_id))}
+
+    def claim_matches(self, account: Account, tokens) -> list[dict]:
+        """Hand the seats that this browser's tokens hold over to the account ({match id: token}); tokens
+        that hold nothing are passed over. Answers [{"match", "seats"}] for the matches claimed."""
+        if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
+            raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+        claimed = []
+        for match_id, token in tokens.items():
+            if not well_formed(token) or token == account.seat_key:
+                continue
+            try:
+                seats = self.matches.hand_over(match_id, token, account.seat_key, name=account.name)
+            except ServiceError:
+                continue  # no such match, or a token that holds nothing there
+            self.record_seats(account.id, match_id, seats)
+            claimed.append({"match": match_id, "seats": seats})
+        return claimed
+
+    def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
+        """A rematch is played by the same accounts, their seats turned by one (as the match service does)."""
+        if event != "rematch":
+            return
+        old = self.accounts_in(payload.get("from", ""))
+        if not old:
+            return
+        players = len(self.matches.state(payload["match"])["seats"])
+        for account_id, seats in old.items():
+            self.record_seats(account_id, payload["match"], [seat % players + 1 for seat in seats])
+
+    def updated(self, match_ids: list[str]) -> dict[str, float]:
+        if not match_ids:
+            return {}
+        with self.engine.connect() as conn:
+            return dict(conn.execute(select(matches_table.c.id, matches_table.c.updated)
+                                     .where(matches_table.c.id.in_(match_ids))).all())

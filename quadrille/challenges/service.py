@@ -1,0 +1,316 @@
+"""Challenges, as lila's challenge module: an account challenges one named player (Gamma: several) to a game
+with its options, who moves first, rated or not, and a time control; each one challenged accepts or
+declines; the challenger may cancel while it is pending. An accepted challenge becomes an online match whose
+seats the accounts' seat keys hold, so both find it in their lists and continue it from any browser.
+
+A Gamma challenge of several players starts when every one has accepted, or when its creator starts it with
+those who did. A challenge's `clock` is kept verbatim and given to the match service exactly as
+POST /api/matches would take it (the match service's own `clock` argument, where the clocks exist).
+
+Status: pending → accepted | declined | cancelled, each change a conditional UPDATE, so two answers racing
+(accept and cancel, say) leave one winner and the other a clear `challenge-closed`.
+"""
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import time
+from typing import Callable
+
+from sqlalchemy import func, insert, select, update
+
+import games
+
+from ..errors import ServiceError, bad_request
+from ..infra.player_tables import challenge_invitees_table, challenges_table
+from ..matches import MatchService
+
+FIRSTS = ("random", "challenger", "opponent")
+MAX_PENDING = 20          # pending challenges an account may have out at once
+MAX_INVITEES = 7          # a Gamma challenge: up to eight players in all
+
+
+def not_found() -> ServiceError:
+    return ServiceError(404, "not-found", "There is no such challenge.")
+
+
+def closed(status: str) -> ServiceError:
+    return ServiceError(409, "challenge-closed", f"This challenge was {status}; it cannot be answered now.")
+
+
+class ChallengeService:
+    def __init__(self, storage, matches: MatchService, accounts, ratings,
+                 notify: Callable[[int, str, dict], None] | None = None):
+        """`notify(account_id, event, payload)`: tells a player's open pages (Socket.IO) at once."""
+        self.engine = storage.engine
+        self.matches = matches
+        self.accounts = accounts
+        self.ratings = ratings
+        self.notify = notify or (lambda account_id, event, payload: None)
+
+    # -- making one -------------------------------------------------------------------------------
+    def create(self, challenger, to, game_name, options=None, rated=False, clock=None, first="random") -> dict:
+        game = self._game(game_name)
+        names = [to] if isinstance(to, str) else to
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise bad_request("to must be a player's name (or, for Gamma, a list of names).", "bad-player")
+        if len(names) > 1 and game.seats[1] is not None and game.seats[1] < len(names) + 1 or len(names) > MAX_INVITEES:
+            raise bad_request(f"{game.title} is for two players: challenge one.", "bad-player")
+        invitees = []
+        for name in names:
+            account = self.accounts.by_name(name)
+            if account is None:
+                raise ServiceError(404, "unknown-player", f"There is no player called {name!r}.")
+            if account.id == challenger.id:
+                raise bad_request("You cannot challenge yourself.", "self-challenge")
+            if account.id in (a.id for a in invitees):
+                raise bad_request(f"{account.name} is named twice.", "bad-player")
+            invitees.append(account)
+        if options is not None and not isinstance(options, dict):
+            raise bad_request("options must be an object.", "bad-options")
+        options = dict(options or {})
+        if "players" in game.options:
+            options["players"] = len(invitees) + 1
+        try:
+            options = MatchService.offered_options(game, options)
+        except ValueError as exc:
+            raise bad_request(str(exc), "bad-options")
+        if not isinstance(rated, bool):
+            raise bad_request("rated must be true or false.", "bad-rated")
+        if rated and len(invitees) > 1:
+            raise bad_request("Games of more than two players are not rated.", "bad-rated")
+        if first not in FIRSTS:
+            raise bad_request("first must be one of: " + ", ".join(FIRSTS) + ".", "bad-first")
+        clock_text = self._clock(clock)
+        now = time.time()
+        challenge_id = secrets.token_urlsafe(6)
+        with self.engine.begin() as conn:
+            pending = conn.execute(select(func.count()).select_from(challenges_table).where(
+                challenges_table.c.challenger == challenger.id, challenges_table.c.status == "pending")).scalar_one()
+            if pending >= MAX_PENDING:
+                raise ServiceError(429, "too-many-challenges",
+                                   f"You have {pending} challenges waiting for an answer; cancel some first.")
+            conn.execute(insert(challenges_table).values(
+                id=challenge_id, challenger=challenger.id, game=game.name, options=json.dumps(options),
+                clock=clock_text, rated=rated, first=first, status="pending", match_id=None, created=now,
+                updated=now))
+            for account in invitees:
+                conn.execute(insert(challenge_invitees_table).values(challenge_id=challenge_id,
+                                                                     account_id=account.id, status="pending"))
+        found = self.get(challenge_id)
+        for account in invitees:
+            self.notify(account.id, "challenge", found)
+        return found
+
+    def _clock(self, clock) -> str | None:
+        """The time control, checked now by the clocks' one check (bad-clock), kept as sent and given to the
+        match's creation when the challenge is accepted, exactly as POST /api/matches would take it."""
+        self.matches.clocks.parse(clock, "online")
+        return None if clock is None else json.dumps(clock)
+
+    @staticmethod
+    def _game(game_name) -> games.Game:
+        try:
+            return games.get(game_name)
+        except (KeyError, TypeError):
+            raise bad_request("game must be one of: " + ", ".join(games.names()) + ".", "unknown-game")
+
+    # -- reading ----------------------------------------------------------------------------------
+    def _row(self, conn, challenge_id):
+        if not isinstance(challenge_id, str) or len(challenge_id) > 16:
+            return None
+        return conn.execute(select(challenges_table).where(challenges_table.c.id == challenge_id)).first()
+
+    def get(self, challenge_id) -> dict:
+        with self.engine.connect() as conn:
+            row = self._row(conn, challenge_id)
+            if row is None:
+                raise not_found()
+            invitees = conn.execute(select(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == challenge_id)).all()
+        return self._describe(row, invitees)
+
+    def _describe(self, row, invitees) -> dict:
+        names = self.accounts.names([row.challenger] + [i.account_id for i in invitees])
+        return {
+            "challenge": row.id, "game": row.game, "title": games.get(row.game).title,
+            "options": json.loads(row.options), "clock": json.loads(row.clock) if row.clock else None,
+            "rated": bool(row.rated), "first": row.first, "status": row.status, "match": row.match_id,
+            "from": names.get(row.challenger, "deleted player"),
+            "to": [{"name": names.get(i.account_id, "deleted player"), "status": i.status} for i in invitees],
+            "created": row.created, "updated": row.updated,
+        }
+
+    def listing(self, account) -> dict:
+        """{"incoming": challenges waiting for this account's answer, "outgoing": its own, the latest 50}."""
+        with self.engine.connect() as conn:
+            incoming_ids = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
+                challenge_invitees_table.c.account_id == account.id,
+                challenge_invitees_table.c.status == "pending")).scalars())
+            outgoing_ids = list(conn.execute(select(challenges_table.c.id).where(
+                challenges_table.c.challenger == account.id).order_by(challenges_table.c.updated.desc())
+                .limit(50)).scalars())
+        incoming = [c for c in (self.get(i) for i in incoming_ids) if c["status"] == "pending"]
+        return {"incoming": sorted(incoming, key=lambda c: -c["created"]),
+                "outgoing": [self.get(i) for i in outgoing_ids]}
+
+    # -- answering --------------------------------------------------------------------------------
+    def _invitee(self, conn, row, account):
+        if row is None:
+            raise not_found()
+        invitee = conn.execute(select(challenge_invitees_table).where(
+            challenge_invitees_table.c.challenge_id == row.id,
+            challenge_invitees_table.c.account_id == account.id)).first()
+        if invitee is None:
+            if row.challenger == account.id:
+                raise ServiceError(403, "not-yours", "This is your own challenge: the player you challenged answers it.")
+            raise not_found()
+        if row.status != "pending":
+            raise closed(row.status)
+        if invitee.status != "pending":
+            raise ServiceError(409, "challenge-closed", f"You have {invitee.status} this challenge already.")
+        return invitee
+
+    def accept(self, account, challenge_id) -> dict:
+        with self.engine.begin() as conn:
+            row = self._row(conn, challenge_id)
+            self._invitee(conn, row, account)
+            answered = conn.execute(update(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == row.id,
+                challenge_invitees_table.c.account_id == account.id,
+                challenge_invitees_table.c.status == "pending").values(status="accepted", answered=time.time()))
+            if answered.rowcount != 1:
+                raise closed("answered")
+            remaining = conn.execute(select(func.count()).select_from(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == row.id,
+                challenge_invitees_table.c.status != "accepted")).scalar_one()
+        if remaining:
+            found = self.get(row.id)
+            self.notify(row.challenger, "challenge", found)
+            return {**found, "match": None}
+        try:
+            return self._begin(row)
+        except ServiceError as exc:
+            if exc.error != "challenge-closed":
+                raise
+            return self.get(row.id)  # the last two accepted at once: the other one began it
+
+    def start(self, account, challenge_id) -> dict:
+        """The creator of a challenge of several players starts it with those who accepted."""
+        with self.engine.connect() as conn:
+            row = self._row(conn, challenge_id)
+            if row is None or row.challenger != account.id:
+                raise not_found()
+            if row.status != "pending":
+                raise closed(row.status)
+            accepted = conn.execute(select(func.count()).select_from(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == row.id,
+                challenge_invitees_table.c.status == "accepted")).scalar_one()
+        if not accepted:
+            raise ServiceError(409, "not-enough-players", "Nobody has accepted yet: wait, or cancel the challenge.")
+        return self._begin(row)
+
+    def _begin(self, row) -> dict:
+        """Close the challenge as accepted (once: the conditional UPDATE), then make its match."""
+        with self.engine.begin() as conn:
+            won = conn.execute(update(challenges_table).where(challenges_table.c.id == row.id,
+                                                              challenges_table.c.status == "pending")
+                               .values(status="accepted", updated=time.time()))
+            if won.rowcount != 1:
+                raise closed("answered")
+            players = [r.account_id for r in conn.execute(select(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == row.id,
+                challenge_invitees_table.c.status == "accepted"))]
+        try:
+            match_id = self._make_match(row, players)
+        except Exception:
+            with self.engine.begin() as conn:  # the match could not be made: the challenge stands, as it was
+                conn.execute(update(challenges_table).where(challenges_table.c.id == row.id)
+                             .values(status="pending"))
+                conn.execute(update(challenge_invitees_table).where(
+                    challenge_invitees_table.c.challenge_id == row.id,
+                    challenge_invitees_table.c.status == "accepted").values(status="pending", answered=None))
+            raise
+        with self.engine.begin() as conn:
+            conn.execute(update(challenges_table).where(challenges_table.c.id == row.id).values(match_id=match_id))
+        found = self.get(row.id)
+        for account_id in [row.challenger, *players]:
+            self.notify(account_id, "challenge", found)
+        return found
+
+    def _make_match(self, row, players: list[int]) -> str:
+        challenger = self.accounts.get(row.challenger)
+        opponents = [a for a in (self.accounts.get(i) for i in players) if a is not None]
+        if challenger is None or not opponents:
+            raise ServiceError(409, "challenge-closed", "A player of this challenge has deleted their account.")
+        game = games.get(row.game)
+        options = json.loads(row.options)
+        if "players" in game.options:
+            options["players"] = len(opponents) + 1
+        extra = {"clock": json.loads(row.clock)} if row.clock else {}
+        creator_starts = "players" in game.options  # Gamma: its creator (seat 1) starts it
+        if creator_starts:
+            mine = 1
+        else:
+            starter = game.new(**options).turn or 1  # the seat that moves first (Lattice's `first` may make it 2)
+            mine = {"challenger": starter, "opponent": 3 - starter}.get(row.first) or random.choice((1, 2))
+        created = self.matches.create(game.name, options, "online", seats=[mine], player=challenger.name,
+                                      token=challenger.seat_key, **extra)
+        match_id = created["match"]
+        seats = {mine: challenger.id}
+        free = [s for s in range(1, len(opponents) + 2) if s != mine]
+        for seat, opponent in zip(free, opponents):
+            self.matches.claim(match_id, seat=seat, player=opponent.name, invite=created["invite_secret"],
+                               token=opponent.seat_key)
+            seats[seat] = opponent.id
+        if creator_starts:
+            self.matches.start(match_id, challenger.seat_key)
+        for seat, account_id in seats.items():
+            self.accounts.record_seats(account_id, match_id, [seat])
+        if row.rated and len(seats) == 2:
+            self.ratings.register(match_id, game.name, seats)
+        return match_id
+
+    def decline(self, account, challenge_id) -> dict:
+        with self.engine.begin() as conn:
+            row = self._row(conn, challenge_id)
+            self._invitee(conn, row, account)
+            conn.execute(update(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == row.id,
+                challenge_invitees_table.c.account_id == account.id,
+                challenge_invitees_table.c.status == "pending").values(status="declined", answered=time.time()))
+            left = conn.execute(select(func.count()).select_from(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id == row.id,
+                challenge_invitees_table.c.status != "declined")).scalar_one()
+            if not left:  # everyone declined
+                conn.execute(update(challenges_table).where(challenges_table.c.id == row.id,
+                                                            challenges_table.c.status == "pending")
+                             .values(status="declined", updated=time.time()))
+            else:
+                conn.execute(update(challenges_table).where(challenges_table.c.id == row.id)
+                             .values(updated=time.time()))
+        found = self.get(row.id)
+        self.notify(row.challenger, "challenge", found)
+        return found
+
+    def cancel(self, account, challenge_id) -> dict:
+        with self.engine.begin() as conn:
+            row = self._row(conn, challenge_id)
+            if row is None or row.challenger != account.id:
+                if row is not None and conn.execute(select(challenge_invitees_table).where(
+                        challenge_invitees_table.c.challenge_id == row.id,
+                        challenge_invitees_table.c.account_id == account.id)).first():
+                    raise ServiceError(403, "not-yours", "Only the challenger can cancel a challenge; decline it instead.")
+                raise not_found()
+            done = conn.execute(update(challenges_table).where(challenges_table.c.id == row.id,
+                                                               challenges_table.c.status == "pending")
+                                .values(status="cancelled", updated=time.time()))
+            if done.rowcount != 1:
+                raise closed(row.status)
+            invitees = [r.account_id for r in conn.execute(select(challenge_invitees_table.c.account_id).where(
+                challenge_invitees_table.c.challenge_id == row.id))]
+        found = self.get(row.id)
+        for account_id in invitees:
+            self.notify(account_id, "challenge", found)
+        return found

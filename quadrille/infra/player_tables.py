@@ -1,0 +1,102 @@
+"""The tables of players (migration 0006): accounts and their API tokens, which matches each account plays,
+challenges, ratings, and the site's own keys. They hang on storage's `metadata`, so the schema test compares
+them with the migrations too; each service (accounts/, challenges/, ratings/) reads and writes its own tables
+through SQLAlchemy Core on storage's engine.
+
+No foreign keys: a deleted account's rows in account_matches and rated_matches stay, so that its finished
+games are still listed by the other players, where it shows as "deleted player".
+"""
+from __future__ import annotations
+
+from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, false
+
+from .storage import metadata
+
+accounts_table = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),                   # as its owner typed it
+    Column("name_key", String(20), nullable=False, unique=True),  # lower case: names are unique ignoring case
+    Column("password_hash", String(200), nullable=False),         # Argon2id, argon2-cffi's encoded string
+    Column("seat_salt", String(64), nullable=False),              # the account's seat key is derived from it
+    Column("session_epoch", Integer, nullable=False, server_default="0"),  # bumped: every session ends
+    Column("created", Float, nullable=False),
+)
+
+api_tokens_table = Table(
+    "api_tokens", metadata,
+    Column("token_hash", String(64), primary_key=True),           # sha256 hex; the token is shown once
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("label", String(40)),
+    Column("created", Float, nullable=False),
+)
+
+account_matches_table = Table(
+    "account_matches", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("match_id", String(32), primary_key=True),
+    Column("seats", Text, nullable=False),                        # JSON list of the account's seats
+    Column("joined", Float, nullable=False),
+    Index("ix_account_matches_match", "match_id"),
+)
+
+challenges_table = Table(
+    "challenges", metadata,
+    Column("id", String(16), primary_key=True),
+    Column("challenger", Integer, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),                      # JSON object, normalised
+    Column("clock", Text),                                        # JSON, verbatim as POST /api/challenges had it
+    Column("rated", Boolean, nullable=False, server_default=false()),
+    Column("first", String(16), nullable=False),                  # challenger | opponent | random
+    Column("status", String(16), nullable=False),                 # pending | accepted | declined | cancelled
+    Column("match_id", String(32)),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_challenges_challenger_updated", "challenger", "updated"),
+)
+
+challenge_invitees_table = Table(
+    "challenge_invitees", metadata,
+    Column("challenge_id", String(16), primary_key=True),
+    Column("account_id", Integer, primary_key=True),
+    Column("status", String(16), nullable=False),                 # pending | accepted | declined
+    Column("answered", Float),
+    Index("ix_challenge_invitees_account", "account_id", "status"),
+)
+
+ratings_table = Table(
+    "ratings", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_ratings_game_rating", "game", "rating"),
+)
+
+rating_history_table = Table(
+    "rating_history", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("match_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+)
+
+rated_matches_table = Table(
+    "rated_matches", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("players", Text, nullable=False),                      # JSON {seat: account id}
+    Column("applied", Boolean, nullable=False, server_default=false()),  # set once, by the first to rate it
+)
+
+site_keys_table = Table(
+    "site_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)

@@ -1,0 +1,149 @@
+"""Timers: something to do at a given time, done once, whichever process is alive then.
+
+    timers.handle(prefix, handler)   # handler(keys) runs for the due keys that start with prefix
+    timers.schedule(key, when)       # when: seconds on the timers' clock; the earliest of two schedules stands
+    timers.cancel(key)
+    timers.fire_due() -> keys        # run the due ones now (the background task calls it; tests call it)
+
+A key names what is due (`away:<match>:<seat>:<deadline>` for the disconnect timeout; a chess clock's flag
+would be `flag:<match>:<version>`), so scheduling the same thing twice schedules it once.
+
+Two implementations, chosen by the application factory:
+- `MemoryTimers`: a heap, and a background task that sleeps until the next deadline (it runs only while
+  deadlines are pending).
+- `RedisTimers`: one sorted set in Redis for the whole cluster (member: the key, score: when). Every process
+  polls it; a due key is fired by the one process whose ZREM removed it, so it fires once, and a timer
+  scheduled by a process that died meanwhile still fires in another.
+"""
+from __future__ import annotations
+
+import heapq
+import logging
+import threading
+import time
+from typing import Callable
+
+log = logging.getLogger("quadrille")
+
+
+class _Handlers:
+    def __init__(self):
+        self._handlers: list[tuple[str, Callable[[list[str]], None]]] = []
+
+    def handle(self, prefix: str, handler: Callable[[list[str]], None]) -> None:
+        self._handlers.append((prefix, handler))
+
+    def _dispatch(self, keys: list[str]) -> None:
+        for prefix, handler in self._handlers:
+            mine = [key for key in keys if key.startswith(prefix)]
+            if mine:
+                try:
+                    handler(mine)
+                except Exception:
+                    log.exception("a timer's handler failed (%s)", prefix)
+
+
+class MemoryTimers(_Handlers):
+    def __init__(self, clock: Callable[[], float] = time.monotonic, spawn: Callable | None = None,
+                 sleep: Callable[[float], None] | None = None):
+        super().__init__()
+        self.clock, self._spawn, self._sleep = clock, spawn, sleep
+        self._heap: list[tuple[float, str]] = []
+        self._when: dict[str, float] = {}
+        self._running = False
+        self._lock = threading.Lock()
+
+    def schedule(self, key: str, when: float) -> None:
+        with self._lock:
+            if key in self._when and self._when[key] <= when:
+                return
+            self._when[key] = when
+            heapq.heappush(self._heap, (when, key))
+            start = not self._running and self._spawn is not None
+            self._running = self._running or start
+        if start:
+            self._spawn(self._run)
+
+    def cancel(self, key: str) -> None:
+        with self._lock:
+            self._when.pop(key, None)  # its heap entry is skipped when it comes up
+
+    def fire_due(self) -> list[str]:
+        now, due = self.clock(), []
+        with self._lock:
+            while self._heap and self._heap[0][0] <= now:
+                when, key = heapq.heappop(self._heap)
+                if self._when.get(key) == when:
+                    del self._when[key]
+                    due.append(key)
+        if due:
+            self._dispatch(due)
+        return due
+
+    def next_wait(self) -> float | None:
+        with self._lock:
+            return max(self._heap[0][0] - self.clock(), 0.0) if self._heap else None
+
+    def _run(self) -> None:
+        """While deadlines are pending: wake at the next one (at least once a second, since the clock may be
+        another than the sleep's), fire, and end when none is left."""
+        while True:
+            wait = self.next_wait()
+            if wait is None:
+                with self._lock:
+                    if not self._heap:
+                        self._running = False
+                        return
+                continue
+            self._sleep(min(wait, 1.0) + 0.01)
+            self.fire_due()
+
+    def close(self) -> None:
+        pass
+
+
+class RedisTimers(_Handlers):
+    POLL = 0.25  # seconds between two looks at the sorted set: how late a timer may fire
+
+    def __init__(self, client, prefix: str = "quadrille:", clock: Callable[[], float] = time.time,
+                 spawn: Callable | None = None, sleep: Callable[[float], None] | None = None):
+        super().__init__()
+        self.redis, self.clock = client, clock
+        self.key = f"{prefix}timers"
+        self._running = True
+        if spawn is not None and sleep is not None:
+            self._sleep = sleep
+            spawn(self._poll_forever)
+
+    def schedule(self, key: str, when: float) -> None:
+        self.redis.zadd(self.key, {key: when}, lt=True)  # a new key, or an earlier time for a known one
+
+    def cancel(self, key: str) -> None:
+        self.redis.zrem(self.key, key)
+
+    def fire_due(self) -> list[str]:
+        candidates = self.redis.zrangebyscore(self.key, "-inf", self.clock(), start=0, num=200)
+        if not candidates:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for key in candidates:
+            pipe.zrem(self.key, key)
+        mine = [key.decode() for key, removed in zip(candidates, pipe.execute()) if removed]
+        if mine:
+            self._dispatch(mine)
+        return mine
+
+    def next_wait(self) -> float | None:
+        first = self.redis.zrange(self.key, 0, 0, withscores=True)
+        return max(first[0][1] - self.clock(), 0.0) if first else None
+
+    def _poll_forever(self) -> None:
+        while self._running:
+            self._sleep(self.POLL)
+            try:
+                self.fire_due()
+            except Exception:
+                log.warning("timers could not be read from Redis", exc_info=True)
+
+    def close(self) -> None:
+        self._running = False

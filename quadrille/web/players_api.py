@@ -1,0 +1,197 @@
+"""The JSON door of players: accounts, API tokens, challenges, my games, profiles and leaderboards.
+
+Authenticated by the session cookie (pages; writes need the CSRF token, see sessions.py) or an API token
+(`Authorization: Bearer qbt_…`, bots). Errors are the API's usual {"error", "reason"}."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from flask_wtf.csrf import generate_csrf
+
+import games
+
+from ..accounts.my_games import LISTED, account_games, token_games
+from ..accounts.service import MAX_CLAIMS
+from ..errors import ServiceError, bad_request
+from .http_api import json_body
+from .sessions import current_account, log_in, log_out
+
+bp = Blueprint("players_api", __name__, url_prefix="/api")
+
+
+def accounts():
+    return current_app.extensions["quadrille.accounts"]
+
+
+def challenges():
+    return current_app.extensions["quadrille.challenges"]
+
+
+def ratings():
+    return current_app.extensions["quadrille.ratings"]
+
+
+def tokens_sent(body: dict) -> dict:
+    """The browser's tokens sent with a sign-up or login ({match id: token}), checked before anything changes."""
+    tokens = body.get("tokens") or {}
+    if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
+        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+    return tokens
+
+
+def signed_in(account, body: dict, status: int = 200):
+    """Open a session for the account; hand the matches of the browser's tokens over to it when the page
+    sends them (`tokens`: {match id: token}). The answer carries the account's seat key, which the page
+    keeps as its token for the account's matches, and the new session's CSRF token."""
+    log_in(account)
+    tokens = tokens_sent(body)
+    claimed = accounts().claim_matches(account, tokens) if tokens else []
+    return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf(),
+                    "claimed": claimed}), status
+
+
+# -- accounts -------------------------------------------------------------------------------------------
+@bp.post("/account")
+def sign_up():
+    body = json_body()
+    tokens_sent(body)
+    account = accounts().sign_up(body.get("name"), body.get("password"))
+    return signed_in(account, body, 201)
+
+
+@bp.get("/account")
+def who_am_i():
+    """{"account": {"id", "name"} | null, "seat_key"?, "csrf"?}: the pages ask who is logged in."""
+    account = current_account(required=False)
+    if account is None:
+        return jsonify({"account": None})
+    return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf()})
+
+
+@bp.post("/account/login")
+def log_in_():
+    body = json_body()
+    tokens_sent(body)
+    account = accounts().log_in(body.get("name"), body.get("password"))
+    return signed_in(account, body)
+
+
+@bp.post("/account/logout")
+def log_out_():
+    log_out()
+    return jsonify({"ok": True})
+
+
+@bp.post("/account/password")
+def change_password():
+    body = json_body()
+    account = accounts().change_password(current_account(), body.get("password"), body.get("new_password"))
+    if not request.headers.get("Authorization", "").startswith("Bearer "):
+        log_in(account)  # this session goes on under the new epoch; every other one ends
+    return jsonify({"ok": True, "csrf": generate_csrf()})
+
+
+@bp.post("/account/delete")
+def delete_account():
+    body = json_body()
+    accounts().delete(current_account(), body.get("password"))
+    log_out()
+    return jsonify({"ok": True})
+
+
+@bp.post("/account/claim")
+def claim_matches():
+    """Hand the seats of this browser's tokens over to the logged-in account: {"tokens": {match: token}}."""
+    body = json_body()
+    return jsonify({"claimed": accounts().claim_matches(current_account(), body.get("tokens"))})
+
+
+@bp.post("/account/tokens")
+def create_token():
+    """{"name", "password", "label"?} → 201 {"token"}: shown once, only its hash is kept. No cookie needed."""
+    body = json_body()
+    account, token = accounts().create_api_token(body.get("name"), body.get("password"), body.get("label"))
+    return jsonify({"token": token, "account": account.public()}), 201
+
+
+# -- players ----------------------------------------------------------------------------------------
+@bp.get("/players")
+def search_players():
+    return jsonify({"players": accounts().search(request.args.get("search", ""))})
+
+
+@bp.get("/players/<name>")
+def profile(name):
+    account = accounts().by_name(name)
+    if account is None:
+        raise ServiceError(404, "unknown-player", f"There is no player called {name!r}.")
+    return jsonify(profile_of(account))
+
+
+def profile_of(account) -> dict:
+    recent = account_games(accounts(), ratings().rated(accounts().match_ids(account.id, LISTED)), account, finished=True)
+    return {"name": account.name, "ratings": ratings().ratings_of(account.id),
+            "history": ratings().history_of(account.id),
+            "recent": [g for g in recent if g["finished"]][:20]}
+
+
+@bp.get("/leaderboard/<game>")
+def leaderboard(game):
+    if game not in games.names():
+        raise ServiceError(404, "not-found", "There is no such game.")
+    return jsonify({"game": game, "players": ratings().leaderboard(game)})
+
+
+# -- my games -------------------------------------------------------------------------------------------
+def finished_flag() -> bool:
+    return request.args.get("finished", "0") not in ("0", "", "false")
+
+
+@bp.get("/me/games")
+def my_games():
+    """The account's games: ongoing ones ("your turn" first), and with ?finished=1 the finished ones too."""
+    account = current_account()
+    mine = accounts().match_ids(account.id, LISTED)
+    return jsonify({"games": account_games(accounts(), ratings().rated(mine), account, finished_flag()),
+                    "challenges": challenges().listing(account)})
+
+
+@bp.post("/me/games")
+def my_token_games():
+    """The same list for a browser without an account: {"tokens": {match id: token}} (never kept)."""
+    body = json_body()
+    return jsonify({"games": token_games(accounts(), body.get("tokens"), finished_flag())})
+
+
+# -- challenges --------------------------------------------------------------------------------------
+@bp.post("/challenges")
+def create_challenge():
+    body = json_body()
+    found = challenges().create(current_account(), body.get("to"), body.get("game"), body.get("options"),
+                                body.get("rated", False), body.get("clock"), body.get("first", "random"))
+    return jsonify(found), 201
+
+
+@bp.get("/challenges")
+def list_challenges():
+    return jsonify(challenges().listing(current_account()))
+
+
+@bp.get("/challenges/<challenge_id>")
+def get_challenge(challenge_id):
+    account = current_account()
+    found = challenges().get(challenge_id)
+    if found["from"] != account.name and account.name not in [t["name"] for t in found["to"]]:
+        raise ServiceError(404, "not-found", "There is no such challenge.")
+    return jsonify(found)
+
+
+@bp.post("/challenges/<challenge_id>/<action>")
+def answer_challenge(challenge_id, action):
+    """accept (200 {"challenge", ..., "match"}), decline, cancel (the challenger), start (Gamma's creator)."""
+    actions = {"accept": challenges().accept, "decline": challenges().decline, "cancel": challenges().cancel,
+               "start": challenges().start}
+    if action not in actions:
+        raise ServiceError(404, "not-found", "There is no such action.")
+    json_body(optional=True)
+    return jsonify(actions[action](current_account(), challenge_id))
+

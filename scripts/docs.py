@@ -1,0 +1,52 @@
+"""Build the API reference from the docstrings with pdoc: the engine contract and each engine (games/), and the
+server's services (quadrille/: the match service, clocks, storage, timers, presence, the computer...).
+
+    python scripts/docs.py [OUTPUT]     # default build/docs/; scripts/docs.sh installs pdoc first
+
+Every module of the packages is listed (a package's `__all__` would hide its submodules from pdoc), except
+the Alembic migrations, which run only inside Alembic. pdoc reports a docstring it cannot read (a bad link, a
+name it cannot resolve) as a warning on stderr; tests/platform/test_docs.py fails on any.
+"""
+from __future__ import annotations
+
+import pkgutil
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("games", "quadrille")
+SKIP = ("quadrille.infra.migrations",)
+
+
+def specs() -> list[str]:
+    """pdoc's module specifications: the packages, then each module that pdoc's walk of them leaves out (a
+    package's `__all__` hides its submodules), one spec each so that no module is added twice, then the
+    migrations left out."""
+    import pdoc.extract
+
+    sys.path.insert(0, str(ROOT))
+    chosen = list(PACKAGES)
+    for name in PACKAGES:
+        package = __import__(name)
+        every = [name] + [info.name for info in pkgutil.walk_packages(package.__path__, prefix=f"{name}.")]
+        for module in every:
+            private = any(part.startswith("_") for part in module.split("."))  # __main__, _helpers: as pdoc
+            if private or module.startswith(SKIP) or module in pdoc.extract.walk_specs(chosen):
+                continue
+            chosen.append(module)
+    return chosen + ["!" + "|".join(re.escape(skip) for skip in SKIP)]
+
+
+def main() -> None:
+    import pdoc
+    import pdoc.render
+
+    output = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "docs"
+    pdoc.render.configure(docformat="markdown", footer_text="Quadrille", search=True)
+    pdoc.pdoc(*specs(), output_directory=output)
+    print(f"API reference written to {output}/index.html")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+// What every players' page shares: the JSON API with the session's CSRF token, who is logged in, the account
+// bar (log in, my games, "your turn in N games"), and handing this browser's anonymous matches over to the
+// account (their tokens then give way to the account's seat key).
+(function () {
+  "use strict";
+  const Tokens = window.QuadrilleTokens;
+  const meta = document.querySelector('meta[name="csrf-token"]');
+  const Players = {
+    csrf: meta ? meta.content : null,
+    account: null,
+
+    async api(path, body, method) {
+      const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {}, credentials: "same-origin" };
+      if (body !== undefined) {
+        options.headers["Content-Type"] = "application/json";
+        options.body = JSON.stringify(body);
+      }
+      if (Players.csrf && options.method !== "GET") options.headers["X-CSRFToken"] = Players.csrf;
+      const response = await fetch(path, options);
+      let answer = {};
+      try { answer = await response.json(); } catch (e) { answer = { error: "bad-answer", reason: "The server did not answer in JSON." }; }
+      if (!response.ok) { const error = new Error(answer.reason || "Something went wrong."); error.answer = answer; throw error; }
+      return answer;
+    },
+
+    // Who is logged in (null: nobody); keeps the seat key and the CSRF token of the session. A session that
+    // ended (logged out elsewhere, expired, a new password) takes the key with it from this browser.
+    async me() {
+      const answer = await Players.api("/api/account");
+      Players.account = answer.account;
+      if (answer.csrf) Players.csrf = answer.csrf;
+      if (answer.account) Tokens.setAccountKey(answer.seat_key); else Players.forgetKey();
+      return answer.account;
+    },
+
+    // Forget the account's key and every match token that is that key: this browser no longer plays the
+    // account's seats (a shared computer after logging out).
+    forgetKey() {
+      const key = Tokens.accountKey();
+      if (key) for (const [match, token] of Object.entries(Tokens.all())) if (token === key) Tokens.forget(match);
+      Tokens.setAccountKey(null);
+    },
+
+    // The tokens of this browser that are not the account's key: matches played before logging in.
+    anonymousTokens() {
+      const key = Tokens.accountKey(), found = {};
+      const held = Object.entries(Tokens.all()).filter(([, token]) => token && token !== key);
+      for (const [match, token] of held.slice(0, 500)) found[match] = token;  // the server takes 500 at once
+      return found;
+    },
+
+    // Logged in: hand every anonymous match of this browser over to the account (once a token has been handed
+    // over it holds nothing, so the match's token becomes the seat key).
+    async claimAll() {
+      const key = Tokens.accountKey(), tokens = Players.anonymousTokens();
+      if (!key || !Object.keys(tokens).length) return [];
+      const answer = await Players.api("/api/account/claim", { tokens });
+      Players.adopt(answer.claimed, key);
+      return answer.claimed;
+    },
+
+    adopt(claimed, key) {
+      for (const entry of claimed || []) Tokens.set(entry.match, key);
+    },
+
+    signedIn(answer) {
+      Players.account = answer.account;
+      Players.csrf = answer.csrf;
+      Tokens.setAccountKey(answer.seat_key);
+      Players.adopt(answer.claimed, answer.seat_key);
+    },
+
+    async logOut() {
+      await Players.api("/api/account/logout", {});
+      Players.forgetKey();
+      Players.account = null;
+    },
+
+    // The account bar of the lobby and the players' pages.
+    async bar() {
+      const bar = document.querySelector("[data-account-bar]");
+      if (!bar) return;
+      let account = null;
+      try { account = await Players.me(); } catch (e) { return; }
+      const turn = bar.querySelector("[data-your-turn]");
+      const who = bar.querySelector("[data-account-name]");
+      const login = bar.querySelector("[data-login]");
+      if (!account) { if (login) login.hidden = false; return; }
+      if (login) login.hidden = true;
+      if (who) { who.hidden = false; who.textContent = account.name; who.href = `/players/${encodeURIComponent(account.name)}`; }
+      try {
+        await Players.claimAll();
+        const list = await Players.api("/api/me/games");
+        const n = list.games.filter((g) => g.your_turn).length;
+        const waiting = list.challenges.incoming.length;
+        if (turn) {
+          const parts = [];
+          if (n) parts.push(`Your turn in ${n} game${n === 1 ? "" : "s"}`);
+          if (waiting) parts.push(`${waiting} challenge${waiting === 1 ? "" : "s"} for you`);
+          turn.textContent = parts.join(" · ");
+          turn.hidden = !parts.length;
+        }
+      } catch (e) { /* the bar is a convenience: the pages say what went wrong */ }
+    },
+  };
+  window.QuadrillePlayers = Players;
+  document.addEventListener("DOMContentLoaded", () => Players.bar());
+})();

@@ -1,0 +1,53 @@
+"""Clusters for the tests: app processes on a PostgreSQL database and a Redis database of their own (on the
+session's PostgreSQL and Redis servers, tests/conftest.py), with nginx in front, all started by
+scripts/cluster.py's classes and stopped by PID."""
+from __future__ import annotations
+
+import multiprocessing
+import uuid
+
+import pytest
+
+from scripts.cluster import Cluster
+from tests.conftest import drop_database
+
+# Quicker than the defaults, so that a death is noticed within seconds of the test's time.
+SETTINGS = {"PRESENCE_TTL": 3.0, "LEASE_TTL": 3.0, "TAKEOVER_INTERVAL": 1.0, "PRESENCE_INTERVAL": 0.05,
+            "COMPUTER_WORKERS": 1}
+
+
+@pytest.fixture
+def make_cluster(postgres_server, redis_url, tmp_path):
+    made = []
+
+    def make(processes: int = 2, settings: dict | None = None, async_mode: str = "gevent") -> Cluster:
+        name = f"c_{uuid.uuid4().hex[:12]}"
+        cluster = Cluster(tmp_path / f"cluster{len(made)}", processes, async_mode=async_mode,
+                          settings={**SETTINGS, **(settings or {})},
+                          database_url=postgres_server.create_database(name), queue_url=redis_url)
+        made.append((cluster, name))
+        return cluster.start()
+    yield make
+    for cluster, name in made:
+        cluster.stop()
+        drop_database(postgres_server, name)
+
+
+def in_another_process(function, *args):
+    """Run `function(*args)` in a forked process (clients of their own, as real ones); returns a handle whose
+    .result() waits for what it returned."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+
+    def body():
+        queue.put(function(*args))
+    process = context.Process(target=body, daemon=True)
+    process.start()
+
+    class Handle:
+        @staticmethod
+        def result(timeout: float = 180):
+            value = queue.get(timeout=timeout)
+            process.join(10)
+            return value
+    return Handle()

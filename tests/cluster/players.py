@@ -1,0 +1,138 @@
+"""Players for the cluster tests: many online Trails matches played through nginx by Socket.IO clients that
+reconnect when their process goes away, as the pages do, and remember every move the server acknowledged.
+
+`play(url, matches, seconds)` runs in a process of its own (the tests fork it) and returns, per match, the
+moves acknowledged in order, and counts of what the players met: reconnections, refusals by kind, timeouts.
+A move whose acknowledgement was lost with its process is not counted as acknowledged; after reconnecting,
+the player watches again and plays from the state the server holds (the version it sends prevents a double).
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import requests
+
+THINK = 0.25
+
+
+class Seat:
+    def __init__(self, url: str, stats: dict, rng: random.Random, think: float):
+        import socketio
+        self.sio = socketio.AsyncClient(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0,
+                                        randomization_factor=0.2)
+        self.url, self.stats, self.rng, self.think = url, stats, rng, think
+        self.match = self.token = self.seat = None
+        self.acknowledged: list = []
+        self.over = asyncio.Event()
+        self.moving = False
+        self.version = -1
+        self.sio.on("state", self.on_state)
+        self.sio.on("connect", self.on_connect)
+        self._connected_once = False
+
+    async def connect(self):
+        await self.sio.connect(self.url, transports=["websocket"], wait_timeout=30)
+
+    async def on_connect(self):
+        if self._connected_once:
+            self.stats["reconnects"] += 1
+            if self.match:
+                asyncio.get_running_loop().create_task(self.rewatch())
+        self._connected_once = True
+
+    async def rewatch(self):
+        for _ in range(20):
+            try:
+                ack = await self.sio.call("watch", {"match": self.match, "token": self.token}, timeout=10)
+                if ack.get("ok"):
+                    await self.on_state(ack["state"])
+                    return
+            except Exception:
+                pass
+            await asyncio.sleep(0.3)
+
+    async def join(self, match: str, token: str, seat: int, log: list) -> dict:
+        self.match, self.token, self.seat, self.acknowledged = match, token, seat, log
+        self.over = asyncio.Event()
+        self.version = -1
+        ack = await self.sio.call("watch", {"match": match, "token": token}, timeout=30)
+        return ack["state"]
+
+    async def on_state(self, state):
+        if state.get("match") != self.match or state["version"] <= self.version:
+            return
+        self.version = state["version"]
+        if state["outcome"] is not None:
+            self.over.set()
+        elif state["turn"] == self.seat and not self.moving:
+            asyncio.get_running_loop().create_task(self.play(state))
+
+    async def play(self, state):
+        self.moving = True
+        try:
+            await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+            if not self.stats["running"]:
+                self.over.set()
+                return
+            move = self.rng.choice(state["legal"])
+            try:
+                ack = await self.sio.call("move", {"match": self.match, "token": self.token, "move": move,
+                                                   "version": state["version"]}, timeout=10)
+            except Exception as exc:  # the process went away with the move: the state will tell
+                self.stats["lost_acks"] += 1
+                self.stats["errors"].append(type(exc).__name__)
+                return
+            if ack.get("ok"):
+                self.stats["accepted"] += 1
+                self.acknowledged.append((ack["version"], move))
+            else:
+                self.stats["refused"][ack.get("error")] = self.stats["refused"].get(ack.get("error"), 0) + 1
+        finally:
+            self.moving = False
+
+
+def new_match(url: str) -> tuple[str, str, str]:
+    for attempt in range(20):
+        try:
+            created = requests.post(f"{url}/api/matches", json={"game": "trails", "mode": "online",
+                                                                "options": {"size": 7}}, timeout=10).json()
+            second = requests.post(f"{url}/api/matches/{created['match']}/seats",
+                                   json={"invite": created["invite_secret"]}, timeout=10).json()
+            return created["match"], created["token"], second["token"]
+        except Exception:
+            time.sleep(0.3)  # a process restarting: nginx sends the next request elsewhere
+    raise RuntimeError("could not create a match")
+
+
+async def table(url: str, stats: dict, rng: random.Random, think: float, logs: dict) -> None:
+    loop = asyncio.get_running_loop()
+    blue, red = Seat(url, stats, rng, think), Seat(url, stats, rng, think)
+    await blue.connect()
+    await red.connect()
+    while stats["running"]:
+        match, blue_token, red_token = await loop.run_in_executor(None, new_match, url)
+        log = logs.setdefault(match, [])
+        await red.join(match, red_token, 2, log)
+        await blue.on_state(await blue.join(match, blue_token, 1, log))
+        while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
+            await asyncio.sleep(0.05)
+    for seat in (blue, red):
+        await seat.sio.disconnect()
+
+
+async def run(url: str, matches: int, seconds: float, think: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    stats = {"accepted": 0, "refused": {}, "reconnects": 0, "lost_acks": 0, "errors": [], "running": True}
+    logs: dict[str, list] = {}
+    tasks = [asyncio.create_task(table(url, stats, rng, think, logs)) for _ in range(matches)]
+    await asyncio.sleep(seconds)
+    stats["running"] = False
+    await asyncio.wait(tasks, timeout=20)
+    stats.pop("running")
+    return {**stats, "logs": logs}
+
+
+def play(url: str, matches: int, seconds: float, think: float = THINK, seed: int = 1) -> dict:
+    return asyncio.run(run(url, matches, seconds, think, seed))

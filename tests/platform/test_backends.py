@@ -1,0 +1,240 @@
+"""The backends of several processes, each against a real Redis (and the database on SQLite and PostgreSQL):
+two instances stand for two processes. Presence across processes and a dead one's sockets; leases; timers
+fired once; the computer's quota and the budgets shared; match services on one database that see each other's
+writes at once (the revision check), race to one success, and catch up on seats and pauses."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import redis
+
+from quadrille.computer.quota import RedisMatchQuota
+from quadrille.errors import ServiceError
+from quadrille.infra.leases import MemoryLeases, RedisLeases
+from quadrille.infra.limits import Budgets
+from quadrille.infra.presence import MemoryPresence, RedisPresence
+from quadrille.infra.storage import Storage
+from quadrille.infra.timers import MemoryTimers, RedisTimers
+from quadrille.matches import MatchService
+
+
+@pytest.fixture
+def client(redis_url):
+    c = redis.Redis.from_url(redis_url)
+    yield c
+    c.close()
+
+
+def two_presences(client, ttl=10.0, grace=5.0):
+    return (RedisPresence(client, grace=grace, ttl=ttl, node="a"), RedisPresence(client, grace=grace, ttl=ttl, node="b"))
+
+
+# -- presence -------------------------------------------------------------------------------------------
+def test_presence_is_shared_between_processes(client):
+    a, b = two_presences(client)
+    a.enter("s1", "m", [1])
+    b.enter("s2", "m", [2])
+    b.enter("s3", "m", [])
+    for view in (a, b):
+        assert view.online("m") == [1, 2]
+        assert view.summary("m") == {"match": "m", "online": [1, 2], "spectators": 1}
+        assert view.watching("m") and view.present("m", 1) and view.absences("m", [1, 2]) == {1: None, 2: None}
+    assert a.seats_of("s1") == [1] and a.seats_of("s2") == [] and b.seats_of("s2") == [2]  # sockets stay local
+    before = time.time()
+    assert a.leave("s1") == "m"
+    since = b.absent_since("m", 1)
+    assert since is not None and before <= since <= time.time()  # away at once, as one process says it
+    assert b.present("m", 1)  # within the grace period
+    assert b.online("m") == [2] and a.summary("m")["spectators"] == 1
+    b.leave("s2"), b.leave("s3")
+    assert not a.watching("m") and not b.watching("m")
+
+
+def test_a_dead_processs_sockets_vanish_within_its_ttl(client):
+    dead, alive = RedisPresence(client, grace=5, ttl=0.5, node="dead"), RedisPresence(client, grace=5, ttl=0.5,
+                                                                                       node="alive")
+    dead.enter("s1", "m", [1])   # nobody refreshes it (no background task): as a process killed now
+    alive.enter("s2", "m", [2])
+    refreshed = time.time()
+    assert alive.online("m") == [1, 2]
+    time.sleep(0.7)
+    alive._publish(["m"])  # the live process refreshes its own entries
+    assert alive.online("m") == [2]
+    since = alive.absent_since("m", 1)
+    assert since is not None and abs(since - refreshed) < 0.2  # left when its process last refreshed it
+    assert alive.summary("m") == {"match": "m", "online": [2], "spectators": 0}
+
+
+def test_an_http_player_is_present_for_the_grace_period_in_every_process(client):
+    a, b = two_presences(client, grace=0.3)
+    a.seen("m", [1])
+    assert b.present("m", 1) and b.absent_since("m", 1) is None
+    time.sleep(0.4)
+    assert not b.present("m", 1) and b.absent_since("m", 1) is not None
+
+
+def test_a_clean_stop_withdraws_the_processs_sockets(client):
+    a, b = two_presences(client)
+    a.enter("s1", "m", [1])
+    a.close()
+    assert b.online("m") == [] and b.absent_since("m", 1) is not None
+
+
+# -- leases ---------------------------------------------------------------------------------------------
+def test_one_process_holds_a_lease_and_another_takes_it_when_it_lapses(client):
+    a, b = RedisLeases(client, node="a"), RedisLeases(client, node="b")
+    assert a.acquire("computer:m:3", 0.4) and a.acquire("computer:m:3", 0.4)  # again: still its own
+    assert not b.acquire("computer:m:3", 0.4) and a.held("computer:m:3") and not b.held("computer:m:3")
+    a.renew()
+    time.sleep(0.25)
+    a.renew()  # renewed while alive
+    time.sleep(0.25)
+    assert not b.acquire("computer:m:3", 0.4)
+    time.sleep(0.45)  # a stopped renewing, as a dead process does
+    assert b.acquire("computer:m:3", 0.4)
+    a.release("computer:m:3")  # not a's any more: changes nothing
+    assert b.held("computer:m:3")
+    b.release("computer:m:3")
+    assert a.acquire("computer:m:3", 0.4)
+
+
+def test_memory_leases_are_one_processs():
+    leases = MemoryLeases()
+    assert leases.acquire("k", 1) and leases.acquire("k", 1) and leases.held("k")
+    leases.release("k")
+    assert not leases.held("k")
+
+
+# -- timers ---------------------------------------------------------------------------------------------
+def test_a_timer_scheduled_in_two_processes_fires_once(client):
+    fired = []
+    a, b = RedisTimers(client), RedisTimers(client)
+    a.handle("away:", lambda keys: fired.extend(("a", k) for k in keys))
+    b.handle("away:", lambda keys: fired.extend(("b", k) for k in keys))
+    when = time.time() + 0.2
+    a.schedule("away:m:2:123.000", when)
+    b.schedule("away:m:2:123.000", when)
+    assert a.fire_due() == [] and b.fire_due() == []
+    assert 0 < b.next_wait() <= 0.2
+    time.sleep(0.25)
+    assert len(a.fire_due() + b.fire_due()) == 1 and len(fired) == 1 and fired[0][1] == "away:m:2:123.000"
+    assert a.fire_due() == b.fire_due() == []
+
+
+def test_a_timer_outlives_the_process_that_scheduled_it(client):
+    fired = []
+    RedisTimers(client).schedule("flag:m:7", time.time() + 0.1)  # that process is gone
+    other = RedisTimers(client)
+    other.handle("flag:", fired.extend)
+    time.sleep(0.15)
+    other.fire_due()
+    assert fired == ["flag:m:7"]
+
+
+def test_memory_timers_fire_once_and_can_be_cancelled():
+    now = [0.0]
+    timers, fired = MemoryTimers(lambda: now[0]), []
+    timers.handle("x:", fired.extend)
+    timers.schedule("x:1", 5.0)
+    timers.schedule("x:1", 6.0)  # the earliest stands
+    timers.schedule("x:2", 5.0)
+    timers.cancel("x:2")
+    now[0] = 5.0
+    assert timers.fire_due() == ["x:1"] and fired == ["x:1"] and timers.fire_due() == []
+
+
+# -- the computer's quota and the budgets ---------------------------------------------------------------
+def test_the_computer_quota_counts_an_address_across_processes(client):
+    live = set()
+    a = RedisMatchQuota(2, lambda m: m in live, client, idle=0.3)
+    b = RedisMatchQuota(2, lambda m: m in live, client, idle=0.3)
+    a.admit("m1", "10.0.0.1")
+    b.admit("m2", "10.0.0.1")
+    with pytest.raises(ServiceError) as refused:
+        a.admit("m3", "10.0.0.1")
+    assert refused.value.status == 429 and refused.value.error == "rate-limited"
+    b.admit("m1", None)  # already counted: its owner is known everywhere
+    assert b.owner("m1") == "10.0.0.1" and sorted(a.going("10.0.0.1")) == ["m1", "m2"]
+    b.release("m1")
+    a.admit("m3", "10.0.0.1")
+    live.add("m3")
+    time.sleep(0.35)  # m2 rested (nobody watches it); m3 is watched
+    assert a.going("10.0.0.1") == ["m3"]
+    b.admit("m4", "10.0.0.1")
+
+
+def test_the_budget_of_an_address_is_shared_and_a_sockets_is_its_own(redis_url):
+    def budgets():
+        return Budgets(redis_url, player_events="5 per minute", spectator_events="5 per minute",
+                       address_events="8 per minute", connections_per_address=10, connection_rate="100 per minute",
+                       refusals_before_close=50)
+    a, b = budgets(), budgets()
+    assert all(a.event("s1", "10.0.0.9", False) for _ in range(5))
+    assert not a.event("s1", "10.0.0.9", False)  # the socket's own budget, in a's memory
+    assert all(b.event("s2", "10.0.0.9", False) for _ in range(3))
+    assert not b.event("s3", "10.0.0.9", False)  # the address's 8, over both processes
+
+
+# -- match services on one database ---------------------------------------------------------------------
+@pytest.fixture
+def services(database):
+    a, b = MatchService(Storage.open(database), checked=True), MatchService(Storage.open(database), checked=True)
+    yield a, b
+    a.storage.close()
+    b.storage.close()
+
+
+def test_no_process_serves_a_state_older_than_a_move_another_acknowledged(services):
+    a, b = services
+    created = a.create("trails", None, "online")
+    claimed = b.claim(created["match"], invite=created["invite_secret"])  # b writes a seat a has cached
+    match = created["match"]
+    assert b.state(match)["version"] == 0 and a.state(match)["started"]  # a caught up with b's claim
+    tokens = {1: created["token"], 2: claimed["token"]}
+    for i in range(6):
+        here, there = (a, b) if i % 2 == 0 else (b, a)
+        state = here.state(match)
+        acknowledged = here.play(match, tokens[state["turn"]], state["legal"][0], state["version"])
+        seen = there.state(match)
+        assert seen.pop("away") is not None and acknowledged.pop("away") is not None  # (each its own presence here)
+        assert seen == acknowledged  # at once, through the other process
+    assert b.record(match)["events"] == a.record(match)["events"]
+
+
+def test_two_processes_racing_on_one_match_give_one_success(services):
+    a, b = services
+    created = a.create("trails", None, "local")
+    match, token = created["match"], created["token"]
+    b.state(match)
+    results = []
+
+    def play(service):
+        try:
+            service.play(match, token, "right", 0)
+            results.append("ok")
+        except ServiceError as exc:
+            results.append(exc.error)
+    threads = [threading.Thread(target=play, args=(s,)) for s in (a, b)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["ok", "stale-version"]
+    assert a.state(match)["version"] == b.state(match)["version"] == 1
+
+
+def test_rewinds_pauses_and_computer_seats_reach_the_other_process(services):
+    a, b = services
+    created = a.create("trails", {"size": 7}, "local")
+    match, token = created["match"], created["token"]
+    for move in ("right", "left", "right"):
+        a.play(match, token, move)
+    b.state(match)
+    a.rewind(match, token, 1)
+    assert b.state(match)["moves"] == ["right"]
+    demo = a.create("trails", {"size": 7}, "ai", ai={"seats": [1, 2], "level": 1})
+    assert not b.state(demo["match"])["paused"]
+    a.pause(demo["match"], demo["token"], True)
+    assert b.state(demo["match"])["paused"]

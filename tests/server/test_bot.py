@@ -1,0 +1,100 @@
+"""examples/bot.py end to end against a real server process: a person challenges the bot's account, the bot
+(its own process, with an API token) accepts and plays random legal moves, the person plays hers, and the
+game ends. And accounts survive a restart: the session cookie and the seat key still work afterwards."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+import requests
+
+from tests.conftest import ROOT, ServerProcess, wait_until
+
+pytestmark = pytest.mark.server
+
+
+class Person:
+    """A player with a session cookie, as a browser holds one (requests keeps the cookie)."""
+
+    def __init__(self, server, name, password="correct horse"):
+        self.server, self.http = server, requests.Session()
+        answer = self.http.post(f"{server.url}/api/account", json={"name": name, "password": password})
+        assert answer.status_code == 201, answer.text
+        self.csrf, self.key = answer.json()["csrf"], answer.json()["seat_key"]
+
+    def post(self, path, body=None):
+        return self.http.post(self.server.url + path, json=body or {}, headers={"X-CSRFToken": self.csrf})
+
+
+@pytest.fixture
+def server(tmp_path):
+    proc = ServerProcess(tmp_path / "bot.db", "gevent").start()
+    yield proc
+    proc.stop()
+
+
+def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_path):
+    ann = Person(server, "ann")
+    Person(server, "randombot", "bot password")
+    made = requests.post(f"{server.url}/api/account/tokens", json={"name": "randombot", "password": "bot password"})
+    assert made.status_code == 201
+    log = (tmp_path / "bot.log").open("w")
+    bot = subprocess.Popen([sys.executable, "examples/bot.py", "--server", server.url, "--token", made.json()["token"],
+                            "--games", "1", "--poll", "0.1"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        challenge = ann.post("/api/challenges", {"to": "RandomBot", "game": "trails", "options": {"size": 7},
+                                                 "first": "challenger"})
+        assert challenge.status_code == 201, challenge.text
+        cid = challenge.json()["challenge"]
+
+        def accepted():
+            return requests.get(f"{server.url}/api/challenges/{cid}",
+                                headers={"Authorization": f"Bearer {made.json()['token']}"}).json().get("match")
+        wait_until(accepted, 30, "the bot to accept")
+        match = accepted()
+        auth = {"Authorization": f"Bearer {ann.key}"}
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            state = requests.get(f"{server.url}/api/matches/{match}").json()
+            if state["outcome"] is not None:
+                break
+            if state["turn"] == 1:
+                answer = requests.post(f"{server.url}/api/matches/{match}/moves", headers=auth,
+                                       json={"move": random.choice(state["legal"]), "version": state["version"]})
+                assert answer.status_code == 200, answer.text
+            else:
+                time.sleep(0.05)  # the bot's turn
+        assert state["outcome"] is not None
+        assert bot.wait(30) == 0
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait(5)
+        log.close()
+    output = (tmp_path / "bot.log").read_text()
+    assert "accepted ann's challenge to Trails and Towers" in output and f"match {match} over" in output
+    moves = [e for e in requests.get(f"{server.url}/api/matches/{match}/record").json()["events"] if e["kind"] == "move"]
+    assert {e["seat"] for e in moves} == {1, 2}  # both played
+
+
+def test_sessions_and_seat_keys_outlive_a_restart(tmp_path):
+    server = ServerProcess(tmp_path / "restart.db", "gevent").start()
+    try:
+        ann, bob = Person(server, "ann"), Person(server, "bob")
+        cid = ann.post("/api/challenges", {"to": "bob", "game": "trails", "first": "challenger"}).json()["challenge"]
+        match = bob.post(f"/api/challenges/{cid}/accept").json()["match"]
+    finally:
+        server.stop()
+    again = ServerProcess(tmp_path / "restart.db", "gevent", port=server.port).start()
+    try:
+        assert ann.http.get(f"{again.url}/api/account").json()["account"]["name"] == "ann"
+        state = requests.get(f"{again.url}/api/matches/{match}").json()
+        moved = requests.post(f"{again.url}/api/matches/{match}/moves", json={"move": state["legal"][0]},
+                              headers={"Authorization": f"Bearer {ann.key}"})
+        assert moved.status_code == 200
+        assert [g["match"] for g in bob.http.get(f"{again.url}/api/me/games").json()["games"]] == [match]
+    finally:
+        again.stop()
