@@ -23,6 +23,8 @@
       window.setTimeout(() => { region.textContent = text; }, 30);
     }
 
+    page.announce = say; // for the other parts (the clock's low-time warnings): one region for everything
+
     function turnText(state) {
       if (state.outcome) return window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over.";
       if (state.turn == null) return "";

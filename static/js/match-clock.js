@@ -98,7 +98,7 @@
           warned.add(mark);
           if (s <= 0) continue;
           const text = `${spoken(mark, clock.kind)} left on your clock`;
-          $("clock-alert").textContent = text;
+          if (page.announce) page.announce(text);
           if (clock.kind === "correspondence" && page.notify) page.notify(`Your move: ${correspondenceText(s)} left`);
         }
       }

@@ -14,6 +14,8 @@ from tests.browser.test_accessibility import small_controls
 pytestmark = pytest.mark.browser
 
 KEY_FOR = {"up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft", "right": "ArrowRight"}
+# The second seat's player sees Trails from their side: the arrows go where they point on that screen.
+TURNED = {"up": "down", "down": "up", "left": "right", "right": "left"}
 
 
 def sign_up(page, server, name, password="correct horse"):
@@ -57,7 +59,8 @@ def play_turns(pages, server, match, turns=None):
     played = 0
     while state["outcome"] is None and (turns is None or played < turns):
         page = pages[state["turn"]]
-        page.keyboard.press(KEY_FOR[state["legal"][0]])
+        move = state["legal"][0]
+        page.keyboard.press(KEY_FOR[TURNED[move] if state["turn"] == 2 else move])
         for p in pages.values():
             wait_version(p, state["version"] + 1)
         state = api_state(server, match)

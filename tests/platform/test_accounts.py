@@ -252,7 +252,7 @@ def test_deleting_the_account_keeps_finished_games_as_a_deleted_player(app, clie
 
 
 def test_login_and_sign_up_are_rate_limited_per_address(database):
-    app = create_app({"DATABASE": database, "ACCOUNT_RATE": "3 per minute"})
+    app = create_app({"DATABASE": database, "ACCOUNT_RATE": "3 per day"})  # a day: no window ends mid-test
     client = app.test_client()
     answers = [client.post("/api/account/login", json={"name": "ann", "password": "wrong horse"}).status_code
                for _ in range(4)]
@@ -263,7 +263,7 @@ def test_login_and_sign_up_are_rate_limited_per_address(database):
 
 
 def test_guesses_at_one_name_from_many_addresses_have_a_budget(database):
-    app = create_app({"DATABASE": database, "LOGIN_NAME_RATE": "3 per minute", "PROXY_HOPS": 1})
+    app = create_app({"DATABASE": database, "LOGIN_NAME_RATE": "3 per day", "PROXY_HOPS": 1})
     sign_up(app.test_client())
     client = app.test_client()  # a guesser: no cookie
     answers = [client.post("/api/account/login", json={"name": "ANN", "password": "wrong horse"},
