@@ -165,6 +165,8 @@
     if (nameInput && m === "online") Tokens.setName(nameInput.value.trim());
     const player = (m === "online" && nameInput && nameInput.value.trim()) || undefined;
     const body = { game: f.dataset.game, options, mode: m, player };
+    const visibility = f.querySelector("input[name=visibility]:checked");
+    if (m === "online" && visibility) body.visibility = visibility.value;
     if (m === "ai") body.ai = computerSeats(f, options, demo);
     for (const b of f.querySelectorAll("button")) b.disabled = true;
     try {
@@ -217,19 +219,41 @@
     }
   });
 
+  function link(href, text, label, primary) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.className = "button" + (primary ? " primary" : "");
+    a.textContent = text;
+    a.setAttribute("aria-label", label);
+    if (primary) a.dataset.join = "";
+    return a;
+  }
+
   api("/api/matches/recent").then((matches) => {
     const list = $("recent-list");
     list.innerHTML = matches.length ? "" : '<li class="muted">No games yet.</li>';
-    for (const m of matches.slice(0, 8)) {
+    // Open games with a free seat first (someone is waiting for a player), then the others to watch.
+    const joinable = (m) => m.visibility === "open" && m.free_seats > 0;
+    const shown = [...matches.filter(joinable), ...matches.filter((m) => !joinable(m))].slice(0, 8);
+    for (const m of shown) {
       const li = document.createElement("li");
-      const a = document.createElement("a");
-      a.href = `/m/${m.id}`;
+      li.className = "recent" + (joinable(m) ? " joinable" : "");
+      li.dataset.match = m.id;
       const title = (data[m.game] && data[m.game].title) || m.game;
-      a.textContent = title + (m.name ? ` · ${m.name}` : "");
+      const words = document.createElement("span");
+      words.className = "recent-words";
+      const name = document.createElement("b");
+      name.textContent = title + (m.name ? ` · ${m.name}` : "");
       const more = document.createElement("span");
       more.className = "muted";
-      more.textContent = ` ${MODE_WORDS[m.mode] || m.mode}, ${m.version} move${m.version === 1 ? "" : "s"}`;
-      li.append(a, more);
+      more.textContent = joinable(m)
+        ? ` ${m.free_seats === 1 ? "a seat is free" : `${m.free_seats} seats are free`}`
+        : ` ${MODE_WORDS[m.mode] || m.mode}, ${m.version} move${m.version === 1 ? "" : "s"}`;
+      words.append(name, more);
+      li.appendChild(words);
+      // The match page asks a joining player's name and takes the free seat (an open match needs no invite).
+      if (joinable(m)) li.appendChild(link(`/m/${m.id}`, "Join", `Join ${title}${m.name ? ` ${m.name}` : ""}`, true));
+      li.appendChild(link(`/m/${m.id}${joinable(m) ? "#watch" : ""}`, "Watch", `Watch ${title}${m.name ? ` ${m.name}` : ""}`, false));
       list.appendChild(li);
     }
   }).catch(() => { $("recent-list").innerHTML = '<li class="muted">The list could not be loaded.</li>'; });

@@ -52,9 +52,17 @@
     box.appendChild(svg);
   }
 
+  // The lobby's "Watch" link on an open game (#watch): look on without being asked to take the free seat.
+  function takeWatchOnly() {
+    if (window.location.hash !== "#watch") return false;
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    return true;
+  }
+
   window.Quadrille.part("invite", (page) => {
     const matchId = page.matchId;
     let secret = takeSecret(matchId);
+    const watchOnly = takeWatchOnly();
     let asked = false;        // the name prompt was shown (once per page)
     let claiming = false;
     let drawnLink = null;
@@ -107,12 +115,13 @@
     }
 
     function askName(state) {
-      if (asked || claiming || !mayJoin(state)) return;
+      if (asked || claiming || !mayJoin(state) || (watchOnly && !secret)) return;
       asked = true;
       const dialog = $("join");
       const host = state.seats.find((s) => s.taken && s.kind === "human");
       const seat = state.seats.find((s) => !s.taken && s.kind === "human");
-      $("join-text").textContent = `${host && host.name ? host.name : "A friend"} invites you to play `
+      const who = host && host.name ? host.name : secret ? "A friend" : "A player";
+      $("join-text").textContent = (secret ? `${who} invites you to play ` : `${who} is looking for an opponent in `)
         + `${page.root.dataset.title}. You will play ${page.label(seat.seat)}.`;
       $("join-name").value = Tokens.getName() || "";
       dialog.showModal();
