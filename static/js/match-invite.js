@@ -46,8 +46,10 @@
     svg.setAttribute("shape-rendering", "crispEdges");
     const bg = document.createElementNS(svg.namespaceURI, "rect");
     bg.setAttribute("width", "100%"); bg.setAttribute("height", "100%"); bg.setAttribute("fill", "#fff");
+    bg.setAttribute("class", "qr-ground"); // dark modules on a light ground in either theme (quadrille.css)
     const dots = document.createElementNS(svg.namespaceURI, "path");
     dots.setAttribute("d", path); dots.setAttribute("fill", "#111");
+    dots.setAttribute("class", "qr-ink");
     svg.append(bg, dots);
     box.appendChild(svg);
   }
