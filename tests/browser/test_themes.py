@@ -111,3 +111,44 @@ def test_an_embed_follows_the_system_or_its_host_never_the_sites_pick(live_serve
     page.wait_for_url(lambda url: "/embed/" in url and first not in url)
     page.wait_for_selector("#match")
     assert theme(page) == "light"
+
+
+def contrast(a: str, b: str) -> float:
+    def channel(v):
+        v /= 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+
+    def relative(rgb):
+        r, g, b_ = (int(float(v)) for v in rgb[rgb.index("(") + 1:rgb.index(")")].split(",")[:3])
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b_)
+    hi, lo = sorted((relative(a), relative(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_keyboard_focus_ring_stands_out_in_both_themes(live_server, new_context, shoot, scheme):
+    """Tabbing shows a ring of at least 2 px that contrasts 3:1 with the page (WCAG 2.4.11's non-text contrast),
+    on a plain button, a primary (filled) button, a select and a file picker."""
+    page = new_context(color_scheme=scheme).new_page()
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#recent-list li")
+    seen = set()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        focused = page.evaluate("""() => {
+            const el = document.activeElement;
+            const ring = el.closest('.file-button') || el;  // a file picker's ring is its label's
+            const style = getComputedStyle(ring);
+            return {kind: el.matches('.primary') ? 'primary' : el.tagName === 'SELECT' ? 'select'
+                          : el.type === 'file' ? 'file' : el.tagName === 'BUTTON' ? 'button' : 'other',
+                    width: parseFloat(style.outlineWidth), style: style.outlineStyle, color: style.outlineColor,
+                    ground: getComputedStyle(document.documentElement).backgroundColor};
+        }""")
+        if focused["kind"] == "other" or focused["kind"] in seen:
+            continue
+        seen.add(focused["kind"])
+        assert focused["style"] == "solid" and focused["width"] >= 2, focused
+        assert contrast(focused["color"], focused["ground"]) >= 3, focused
+        if focused["kind"] == "primary":
+            shoot(page, "focus-primary")
+    assert seen == {"primary", "button", "select", "file"}
