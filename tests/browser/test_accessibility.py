@@ -186,3 +186,11 @@ def test_nothing_overflows_at_360_px(live_server, phone, path, shoot):
     assert overflow(page) <= 0, path
     if path == "/":
         shoot(page, "lobby-360")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_match_pages_do_not_overflow_at_360_px(live_server, phone, shoot, game):
+    page = phone(360, 740)
+    show_stage(page, positions.at(live_server, game, "middle"), "middle")
+    assert overflow(page) <= 0
+    shoot(page, "360")
