@@ -229,7 +229,19 @@
     return a;
   }
 
-  api("/api/matches/recent").then((matches) => {
+  // The list is read again every 20 s while the page is in view, so that a new open game shows up to join.
+  const REFRESH = 20000;
+  function loadRecent() {
+    return api("/api/matches/recent").then(showRecent)
+      .catch(() => { $("recent-list").innerHTML = '<li class="muted">The list could not be loaded.</li>'; });
+  }
+  loadRecent();
+  // (Not while the dialog is open, nor under the keyboard's focus: nothing moves under the player.)
+  setInterval(() => {
+    if (!document.hidden && !dialog.open && !$("recent-list").contains(document.activeElement)) loadRecent();
+  }, REFRESH);
+
+  function showRecent(matches) {
     const list = $("recent-list");
     list.innerHTML = matches.length ? "" : '<li class="muted">No games yet.</li>';
     // Open games with a free seat first (someone is waiting for a player), then the others to watch.
@@ -256,5 +268,5 @@
       li.appendChild(link(`/m/${m.id}${joinable(m) ? "#watch" : ""}`, "Watch", `Watch ${title}${m.name ? ` ${m.name}` : ""}`, false));
       list.appendChild(li);
     }
-  }).catch(() => { $("recent-list").innerHTML = '<li class="muted">The list could not be loaded.</li>'; });
+  }
 })();
