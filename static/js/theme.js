@@ -49,9 +49,15 @@
 
   function current() { return picked() || systemTheme(); }
 
+  // A theme change is announced on the document ("quadrille-theme", detail {theme}) for what CSS cannot
+  // recolour by itself, such as a canvas (Lattice's 3D stage reads --stage from the stylesheet).
   function apply() {
     const theme = current();
+    const changed = root.dataset.theme !== theme;
     root.dataset.theme = theme;
+    if (changed && document.readyState !== "loading") {
+      document.dispatchEvent(new CustomEvent("quadrille-theme", { detail: { theme } }));
+    }
     for (const b of document.querySelectorAll("[data-theme-toggle]")) {
       b.setAttribute("aria-pressed", String(theme === "dark"));
       b.title = theme === "dark" ? "Dark theme is on: switch to light" : "Light theme is on: switch to dark";

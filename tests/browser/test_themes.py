@@ -152,3 +152,31 @@ def test_the_keyboard_focus_ring_stands_out_in_both_themes(live_server, new_cont
         if focused["kind"] == "primary":
             shoot(page, "focus-primary")
     assert seen == {"primary", "button", "select", "file"}
+
+
+@pytest.mark.parametrize("path", ["/", "match"])
+def test_controls_are_drawn_by_the_stylesheet_not_the_browser(live_server, new_context, path):
+    """No default dropdown and no bare "Choose File": every select is drawn by the stylesheet, every file input is
+    an invisible layer over a button-like label that names it; buttons and button-links share one shape."""
+    page = new_context().new_page()
+    if path == "match":
+        positions.open_as_creator(page, positions.at(live_server, "towers", "middle"))
+    else:
+        page.goto(live_server.url + "/")
+        page.click("#game-gamma [data-mode=ai]")  # the dialog's selects, visible
+    found = page.evaluate("""() => {
+        const visible = (el) => !el.closest('[hidden], dialog:not([open])') && el.getClientRects().length;
+        const selects = [...document.querySelectorAll('select')].filter(visible);
+        const files = [...document.querySelectorAll('input[type=file]')];
+        const buttons = [...document.querySelectorAll('button:not(.quiet, .linkish), a.button, .file-button')]
+            .filter(visible).filter((el) => !el.closest('.board-area'));
+        return {
+            selects: selects.map((s) => getComputedStyle(s).appearance),
+            files: files.map((f) => [getComputedStyle(f).opacity, !!f.closest('label.file-button'),
+                                     f.closest('label') ? f.closest('label').textContent.trim() : '']),
+            radii: [...new Set(buttons.map((b) => getComputedStyle(b).borderRadius))],
+        };
+    }""")
+    assert found["selects"] and set(found["selects"]) == {"none"}, found
+    assert found["files"] and all(f[0] == "0" and f[1] and f[2] for f in found["files"]), found
+    assert found["radii"] == ["8px"], found
