@@ -69,7 +69,8 @@
   function showMode(f) {
     const m = mode(f);
     for (const box of f.querySelectorAll(".for-mode")) box.hidden = box.dataset.for !== m;
-    f.querySelector("button.start").textContent = START_LABEL[m];
+    const open = f.querySelector("input[name=visibility][value=open]:checked");
+    f.querySelector("button.start").textContent = m === "online" && open ? "Create and wait for a player" : START_LABEL[m];
   }
 
   function showError(f, text) { f.querySelector(".form-error").textContent = text || ""; }
@@ -180,7 +181,7 @@
   for (const f of dialog.querySelectorAll("form.setup")) {
     f.addEventListener("change", (event) => {
       const t = event.target;
-      if (t.name === "mode") return showMode(f);
+      if (t.name === "mode" || t.name === "visibility") return showMode(f);
       if (t.name === "preset") {
         const preset = data[f.dataset.game].presets.find((p) => p.id === t.value);
         if (preset) writeOptions(f, preset.options);

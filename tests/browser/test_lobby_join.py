@@ -18,6 +18,8 @@ def create_online(page, server, game, visibility, name):
     assert page.is_checked(f"{form} input[name=visibility][value=private]")  # the default: only my friend
     page.fill(f"{form} input[name=player]", name)
     page.click(f"{form} input[name=visibility][value={visibility}] + span")
+    assert page.inner_text(f"{form} button.start") == ("Create and wait for a player" if visibility == "open"
+                                                        else "Create and invite")
     page.click(f"{form} button.start")
     page.wait_for_url("**/m/**")
     wait_seats(page, "1")
