@@ -86,7 +86,13 @@
         : "Waiting for your friend";
       $("waiting-text").textContent = gamma
         ? "Send this link to the people you want to play: each one who opens it takes a free seat. Start the match when everyone is here."
-        : `Send this link to the person you want to play: it gives them the free seat (${page.label(free[0].seat)}). The game begins when they arrive.`;
+        : state.visibility === "open"
+          ? `Anyone may take the free seat (${page.label(free[0].seat)}) from the lobby's list, or you can send this link. The game begins when they arrive.`
+          : `Send this link to the person you want to play: it gives them the free seat (${page.label(free[0].seat)}). The game begins when they arrive.`;
+      $("invite-note").textContent = state.visibility === "open"
+        ? "This game is listed in the lobby: the first person to join takes the seat; others watch."
+        : state.visibility === "public" ? "This game is listed in the lobby to watch; only your link takes the seat."
+          : "Anyone else who opens this match's plain address can only watch.";
       $("invite-row").hidden = !link;
       $("invite-missing").hidden = !!link;
       $("cancel-match").hidden = gamma && !mine.includes(1);

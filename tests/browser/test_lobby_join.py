@@ -40,6 +40,8 @@ def test_private_public_and_open_games_from_the_lobby(live_server, new_context, 
     private = create_online(ann, live_server, "trails", "private", "Ann")
     public = create_online(ann, live_server, "towers", "public", "Ann")
     seek = create_online(ann, live_server, "trails", "open", "Ann")
+    ann.wait_for_selector("#waiting:not([hidden])")
+    assert "lobby's list" in ann.inner_text("#waiting-text") and "first person to join" in ann.inner_text("#invite-note")
     assert [api_state(live_server, m)["visibility"] for m in (private, public, seek)] == ["private", "public", "open"]
 
     shown = listed(cat, live_server)
