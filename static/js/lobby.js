@@ -148,7 +148,7 @@
   dialog.addEventListener("close", () => { if (opener) opener.focus(); });
 
   function computerSeats(f, options, demo) {
-    const raw = f.querySelector("[name=ai-level]").value;
+    const raw = f.querySelector("[name=ai-level]:checked").value;
     const level = /^\d+$/.test(raw) ? Number(raw) : raw; // 1-3, or a word such as "classic-1"
     const players = options.players || 2;
     const all = Array.from({ length: players }, (_, i) => i + 1);
