@@ -157,7 +157,8 @@ def test_the_keyboard_focus_ring_stands_out_in_both_themes(live_server, new_cont
 @pytest.mark.parametrize("path", ["/", "match"])
 def test_controls_are_drawn_by_the_stylesheet_not_the_browser(live_server, new_context, path):
     """No default dropdown and no bare "Choose File": every select is drawn by the stylesheet, every file input is
-    an invisible layer over a button-like label that names it; buttons and button-links share one shape."""
+    an invisible layer over a button-like label that names it; buttons and button-links share one shape (the
+    move list's entries are flat, like links)."""
     page = new_context().new_page()
     if path == "match":
         positions.open_as_creator(page, positions.at(live_server, "towers", "middle"))
@@ -168,7 +169,7 @@ def test_controls_are_drawn_by_the_stylesheet_not_the_browser(live_server, new_c
         const visible = (el) => !el.closest('[hidden], dialog:not([open])') && el.getClientRects().length;
         const selects = [...document.querySelectorAll('select')].filter(visible);
         const files = [...document.querySelectorAll('input[type=file]')];
-        const buttons = [...document.querySelectorAll('button:not(.quiet, .linkish), a.button, .file-button')]
+        const buttons = [...document.querySelectorAll('button:not(.quiet, .linkish, .mv), a.button, .file-button')]
             .filter(visible).filter((el) => !el.closest('.board-area'));
         return {
             selects: selects.map((s) => getComputedStyle(s).appearance),
