@@ -1,5 +1,5 @@
-"""Refresh docs/screenshot.png (the lobby, as a new visitor sees it) and docs/screenshot-phone.png (the lobby on a
-390 px phone).
+"""Refresh docs/screenshot.png (the lobby, as a new visitor sees it, light) and docs/screenshot-phone.png (the lobby
+on a 390 px phone whose system setting is dark).
 
     python scripts/screenshot.py    # starts its own server on a temporary database
 """
@@ -46,13 +46,17 @@ def main() -> None:
         try:
             for k, game in enumerate(("towers", "trails", "gamma")):
                 play_a_little(server, game, 12 + 5 * k, k)
+            # An open seek: someone waits for an opponent, so the list offers "Join".
+            requests.post(f"{server.url}/api/matches", json={"game": "lattice", "mode": "online", "player": "Cleo",
+                                                             "visibility": "open"})
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1100, "height": 800})
+                page = browser.new_page(viewport={"width": 1100, "height": 800}, color_scheme="light")
                 page.goto(server.url + "/")
                 page.wait_for_selector("#recent-list li a")
                 page.screenshot(path=str(ROOT / "docs" / "screenshot.png"))
-                phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+                phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                         color_scheme="dark")
                 phone.goto(server.url + "/")
                 phone.wait_for_selector("#recent-list li a")
                 phone.screenshot(path=str(ROOT / "docs" / "screenshot-phone.png"))

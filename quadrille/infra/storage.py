@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, bindparam,
-                        create_engine, event, false, insert, literal_column, select, true,
+                        create_engine, event, false, func, insert, literal_column, select, true,
                         update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -356,14 +356,20 @@ class Storage:
 
     # The newest entries of ix_matches_listed_updated under listed: its cost does not grow with the number of
     # matches or events, listed or not.
+    # The free seats of each listed match: people's seats that nobody holds (read by the seats' primary key).
+    _free_seats = (select(func.count()).select_from(seats_table)
+                   .where(seats_table.c.match_id == matches_table.c.id, seats_table.c.kind == "human",
+                          seats_table.c.token_hash.is_(None))
+                   .scalar_subquery())
     _recent = (select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.name,
-                      matches_table.c.created, matches_table.c.version, matches_table.c.visibility)
+                      matches_table.c.created, matches_table.c.version, matches_table.c.visibility,
+                      _free_seats.label("free_seats"))
                .where(matches_table.c.listed == true())
                .order_by(matches_table.c.updated.desc()).limit(bindparam("limit")))
 
     def recent_matches(self, limit: int = 20) -> list[dict]:
         """The most recently active listed matches, newest first: id, game, mode, name, created, version,
-        visibility. Unlisted matches (private ones, local, against the computer, embedded) never appear."""
+        visibility, free_seats (the people's seats nobody holds). Unlisted matches (private ones, local, against the computer, embedded) never appear."""
         with self.engine.connect() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
 

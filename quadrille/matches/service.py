@@ -462,7 +462,25 @@ class MatchService:
             }
 
     def recent(self, limit: int = 20) -> list[dict]:
-        return self.storage.recent_matches(limit)
+        """The listed matches, newest first. `free_seats` counts the seats anyone may take now from the list:
+        an open match's free seats while it may still be joined (not over, and not a match its creator has
+        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite)."""
+        matches = self.storage.recent_matches(limit)
+        for entry in matches:
+            if entry["visibility"] != "open" or not entry["free_seats"] or not self._joinable(entry["id"]):
+                entry["free_seats"] = 0
+        return matches
+
+    def _joinable(self, match_id) -> bool:
+        """Whether a free seat of this match may still be claimed (claim() refuses the others)."""
+        try:
+            match = self._get(match_id)
+        except ServiceError:
+            return False
+        with match.lock:
+            if match.outcome() is not None:
+                return False
+            return not (match.started and _needs_start(games.get(match.row.game), match.row.mode))
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,

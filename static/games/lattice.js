@@ -49,7 +49,9 @@
     host.insertBefore(canvas, host.firstChild);
 
     const scene = new THREE.Scene();
-    scene.background = new THREE.Color(0x1b2230);
+    // The stage's colour is the theme's (--stage); a change of theme repaints it (quadrille-theme).
+    const stageColour = () => getComputedStyle(host).getPropertyValue("--stage").trim() || "#1b2230";
+    scene.background = new THREE.Color(stageColour());
     const camera = new THREE.PerspectiveCamera(38, 1, 0.1, 500);
     scene.add(camera);
     scene.add(new THREE.AmbientLight(0xffffff, 0.9));
@@ -413,6 +415,7 @@
       frameRequested = true;
       requestAnimationFrame(frame);
     }
+    document.addEventListener("quadrille-theme", () => { scene.background.set(stageColour()); invalidate(); });
     function frame(now) {
       frameRequested = false;
       if (!lattice || !canvas.isConnected || host.hidden) return;

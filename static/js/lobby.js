@@ -70,7 +70,8 @@
     const m = mode(f);
     for (const box of f.querySelectorAll(".for-mode")) box.hidden = box.dataset.for !== m;
     showClock(f);
-    f.querySelector("button.start").textContent = START_LABEL[m];
+    const open = f.querySelector("input[name=visibility][value=open]:checked");
+    f.querySelector("button.start").textContent = m === "online" && open ? "Create and wait for a player" : START_LABEL[m];
   }
 
   // The clock: none, real time (minutes + increment) or correspondence (days per move, online only).
@@ -168,7 +169,7 @@
   dialog.addEventListener("close", () => { if (opener) opener.focus(); });
 
   function computerSeats(f, options, demo) {
-    const raw = f.querySelector("[name=ai-level]").value;
+    const raw = f.querySelector("[name=ai-level]:checked").value;
     const level = /^\d+$/.test(raw) ? Number(raw) : raw; // 1-3, or a word such as "classic-1"
     const players = options.players || 2;
     const all = Array.from({ length: players }, (_, i) => i + 1);
@@ -186,6 +187,8 @@
     if (nameInput && m === "online") Tokens.setName(nameInput.value.trim());
     const player = (m === "online" && nameInput && nameInput.value.trim()) || undefined;
     const body = { game: f.dataset.game, options, mode: m, player, clock: demo ? null : readClock(f) };
+    const visibility = f.querySelector("input[name=visibility]:checked");
+    if (m === "online" && visibility) body.visibility = visibility.value;
     if (m === "ai") body.ai = computerSeats(f, options, demo);
     for (const b of f.querySelectorAll("button")) b.disabled = true;
     try {
@@ -199,7 +202,7 @@
   for (const f of dialog.querySelectorAll("form.setup")) {
     f.addEventListener("change", (event) => {
       const t = event.target;
-      if (t.name === "mode") return showMode(f);
+      if (t.name === "mode" || t.name === "visibility") return showMode(f);
       if (t.name === "clock-kind") return showClock(f);
       if (t.name === "preset") {
         const preset = data[f.dataset.game].presets.find((p) => p.id === t.value);
@@ -240,20 +243,54 @@
     }
   });
 
-  api("/api/matches/recent").then((matches) => {
+  function link(href, text, label, primary) {
+    const a = document.createElement("a");
+    a.href = href;
+    a.className = "button" + (primary ? " primary" : "");
+    a.textContent = text;
+    a.setAttribute("aria-label", label);
+    if (primary) a.dataset.join = "";
+    return a;
+  }
+
+  // The list is read again every 20 s while the page is in view, so that a new open game shows up to join.
+  const REFRESH = 20000;
+  function loadRecent() {
+    return api("/api/matches/recent").then(showRecent)
+      .catch(() => { $("recent-list").innerHTML = '<li class="muted">The list could not be loaded.</li>'; });
+  }
+  loadRecent();
+  // (Not while the dialog is open, nor under the keyboard's focus: nothing moves under the player.)
+  setInterval(() => {
+    if (!document.hidden && !dialog.open && !$("recent-list").contains(document.activeElement)) loadRecent();
+  }, REFRESH);
+
+  function showRecent(matches) {
     const list = $("recent-list");
     list.innerHTML = matches.length ? "" : '<li class="muted">No games yet.</li>';
-    for (const m of matches.slice(0, 8)) {
+    // Open games with a free seat first (someone is waiting for a player), then the others to watch.
+    const joinable = (m) => m.visibility === "open" && m.free_seats > 0;
+    const shown = [...matches.filter(joinable), ...matches.filter((m) => !joinable(m))].slice(0, 8);
+    for (const m of shown) {
       const li = document.createElement("li");
-      const a = document.createElement("a");
-      a.href = `/m/${m.id}`;
+      li.className = "recent" + (joinable(m) ? " joinable" : "");
+      li.dataset.match = m.id;
       const title = (data[m.game] && data[m.game].title) || m.game;
-      a.textContent = title + (m.name ? ` · ${m.name}` : "");
+      const words = document.createElement("span");
+      words.className = "recent-words";
+      const name = document.createElement("b");
+      name.textContent = title + (m.name ? ` · ${m.name}` : "");
       const more = document.createElement("span");
       more.className = "muted";
-      more.textContent = ` ${MODE_WORDS[m.mode] || m.mode}, ${m.version} move${m.version === 1 ? "" : "s"}`;
-      li.append(a, more);
+      more.textContent = joinable(m)
+        ? ` ${m.free_seats === 1 ? "a seat is free" : `${m.free_seats} seats are free`}`
+        : ` ${MODE_WORDS[m.mode] || m.mode}, ${m.version} move${m.version === 1 ? "" : "s"}`;
+      words.append(name, more);
+      li.appendChild(words);
+      // The match page asks a joining player's name and takes the free seat (an open match needs no invite).
+      if (joinable(m)) li.appendChild(link(`/m/${m.id}`, "Join", `Join ${title}${m.name ? ` ${m.name}` : ""}`, true));
+      li.appendChild(link(`/m/${m.id}${joinable(m) ? "#watch" : ""}`, "Watch", `Watch ${title}${m.name ? ` ${m.name}` : ""}`, false));
       list.appendChild(li);
     }
-  }).catch(() => { $("recent-list").innerHTML = '<li class="muted">The list could not be loaded.</li>'; });
+  }
 })();

@@ -46,15 +46,25 @@
     svg.setAttribute("shape-rendering", "crispEdges");
     const bg = document.createElementNS(svg.namespaceURI, "rect");
     bg.setAttribute("width", "100%"); bg.setAttribute("height", "100%"); bg.setAttribute("fill", "#fff");
+    bg.setAttribute("class", "qr-ground"); // dark modules on a light ground in either theme (quadrille.css)
     const dots = document.createElementNS(svg.namespaceURI, "path");
     dots.setAttribute("d", path); dots.setAttribute("fill", "#111");
+    dots.setAttribute("class", "qr-ink");
     svg.append(bg, dots);
     box.appendChild(svg);
+  }
+
+  // The lobby's "Watch" link on an open game (#watch): look on without being asked to take the free seat.
+  function takeWatchOnly() {
+    if (window.location.hash !== "#watch") return false;
+    history.replaceState(null, "", window.location.pathname + window.location.search);
+    return true;
   }
 
   window.Quadrille.part("invite", (page) => {
     const matchId = page.matchId;
     let secret = takeSecret(matchId);
+    const watchOnly = takeWatchOnly();
     let asked = false;        // the name prompt was shown (once per page)
     let claiming = false;
     let drawnLink = null;
@@ -76,7 +86,13 @@
         : "Waiting for your friend";
       $("waiting-text").textContent = gamma
         ? "Send this link to the people you want to play: each one who opens it takes a free seat. Start the match when everyone is here."
-        : `Send this link to the person you want to play: it gives them the free seat (${page.label(free[0].seat)}). The game begins when they arrive.`;
+        : state.visibility === "open"
+          ? `Anyone may take the free seat (${page.label(free[0].seat)}) from the lobby's list, or you can send this link. The game begins when they arrive.`
+          : `Send this link to the person you want to play: it gives them the free seat (${page.label(free[0].seat)}). The game begins when they arrive.`;
+      $("invite-note").textContent = state.visibility === "open"
+        ? "This game is listed in the lobby: the first person to join takes the seat; others watch."
+        : state.visibility === "public" ? "This game is listed in the lobby to watch; only your link takes the seat."
+          : "Anyone else who opens this match's plain address can only watch.";
       $("invite-row").hidden = !link;
       $("invite-missing").hidden = !!link;
       $("cancel-match").hidden = gamma && !mine.includes(1);
@@ -107,12 +123,13 @@
     }
 
     function askName(state) {
-      if (asked || claiming || !mayJoin(state)) return;
+      if (asked || claiming || !mayJoin(state) || (watchOnly && !secret)) return;
       asked = true;
       const dialog = $("join");
       const host = state.seats.find((s) => s.taken && s.kind === "human");
       const seat = state.seats.find((s) => !s.taken && s.kind === "human");
-      $("join-text").textContent = `${host && host.name ? host.name : "A friend"} invites you to play `
+      const who = host && host.name ? host.name : secret ? "A friend" : "A player";
+      $("join-text").textContent = (secret ? `${who} invites you to play ` : `${who} is looking for an opponent in `)
         + `${page.root.dataset.title}. You will play ${page.label(seat.seat)}.`;
       $("join-name").value = Tokens.getName() || "";
       dialog.showModal();

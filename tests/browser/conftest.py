@@ -114,7 +114,7 @@ def lobby_start(page, server, game, mode, options=None, level=None, you=None, na
             else:
                 page.fill(field, str(value))
     if level is not None:
-        page.select_option(f"{form} select[name=ai-level]", str(level))
+        page.check(f"{form} input[name=ai-level][value='{level}']")  # a segmented choice
     if you is not None:
         page.check(f"{form} input[name=ai-you][value='{you}']")
     page.click(f"{form} [data-demo]" if demo else f"{form} button.start")

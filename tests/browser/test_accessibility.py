@@ -1,6 +1,9 @@
-"""Accessibility: axe-core finds no serious or critical violation on the lobby (with its new-game dialog open),
-a tutorial step of each game and a rules page; and on a phone (390x844, touch) every control of the lobby and the
-tutorials is at least 44x44 CSS pixels, and nothing is wider than the screen at 360 px.
+"""Accessibility: axe-core finds no serious or critical violation, in the light and the dark theme, on the lobby
+(with its new-game dialog open), each game's match page at its start (the waiting room), in the middle (with
+another player's offer) and finished (the result screen), a tutorial step of each game, a rules page and an
+embed; and on a phone (390x844, touch) every control of the lobby, the tutorials, the match pages (header, side
+panel, waiting room, offers, dialogs, result screen) and an embed is at least 44x44 CSS pixels (24x24 with a
+mouse), and nothing is wider than the screen at 360 px.
 
 tests/browser/axe.py is the reusable helper: add a page by adding a test that opens it and calls
 serious_violations(page).
@@ -9,32 +12,82 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser import positions
 from tests.browser.axe import serious_violations
 
 pytestmark = pytest.mark.browser
 
 GAMES = ("trails", "towers", "gamma", "lattice")
-CONTROLS = "button, a[href], input, select, summary, [role=button], label:has(> input[type=radio])"
+CONTROLS = ("button, a[href], input, select, summary, [role=button], label:has(> input[type=radio]), "
+            "label.file-button")
+THEMES = ("light", "dark")
 
 
-def test_lobby_has_no_serious_violation(live_server, new_context, shoot):
-    page = new_context().new_page()
+@pytest.mark.parametrize("theme", THEMES)
+def test_lobby_has_no_serious_violation(live_server, new_context, shoot, theme):
+    page = new_context(color_scheme=theme).new_page()
+    positions.online(live_server, "trails", visibility="open")  # the list shows a game to join
     page.goto(live_server.url + "/")
-    page.wait_for_selector("#recent-list li")
+    page.wait_for_selector("#recent-list li.joinable")
     assert serious_violations(page) == []
+    assert small_controls(page, 24) == []  # with a mouse: WCAG 2.5.8's 24x24 CSS px
     page.click("#game-towers [data-mode=ai]")
     page.click("#setup-towers .more-options summary")
     assert serious_violations(page, "#setup") == []
     shoot(page, "dialog")
+    page.click("#setup-towers input[name=mode][value=online]", force=True)
+    assert serious_violations(page, "#setup") == []  # who may join
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("game", GAMES)
-def test_a_tutorial_step_and_a_rules_page_have_no_serious_violation(live_server, new_context, game):
-    page = new_context().new_page()
+def test_a_tutorial_step_and_a_rules_page_have_no_serious_violation(live_server, new_context, game, theme):
+    page = new_context(color_scheme=theme).new_page()
     page.goto(f"{live_server.url}/learn/{game}")
     page.wait_for_selector('#lesson[data-step="0"]')
     assert serious_violations(page) == []
     page.goto(f"{live_server.url}/rules/{game}")
+    assert serious_violations(page) == []
+
+
+def show_stage(page, match, stage):
+    """The creator's page at this stage, with what it shows there: the waiting room, another player's offer, or
+    the result screen."""
+    positions.open_as_creator(page, match)
+    if stage == "start":
+        page.wait_for_selector("#waiting:not([hidden])")
+    elif stage == "middle":
+        state = match.state()
+        if state["turn"] == 1:  # the friend may offer a take-back on any turn once they have moved
+            match.post("offer", match.friend["token"], {"offer": "takeback"})
+        page.wait_for_function("v => Number(document.getElementById('match').dataset.version) >= v",
+                               arg=match.state()["version"])
+        if state["turn"] == 1:
+            page.wait_for_selector("#offer-bar:not([hidden])")
+    else:
+        page.wait_for_selector("#result:not([hidden])")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("stage", ("start", "middle", "end"))
+@pytest.mark.parametrize("game", GAMES)
+def test_match_pages_have_no_serious_violation(live_server, new_context, shoot, game, stage, theme):
+    page = new_context(color_scheme=theme).new_page()
+    show_stage(page, positions.at(live_server, game, stage), stage)
+    assert serious_violations(page) == []
+    # With a mouse the floor is WCAG 2.5.8's 24x24 CSS px.
+    assert small_controls(page, 24) == []
+    shoot(page, "page")
+    page.click("#keys-button")
+    assert serious_violations(page, "#keys") == []
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_an_embed_has_no_serious_violation(live_server, new_context, theme):
+    page = new_context(color_scheme=theme, viewport={"width": 480, "height": 520}).new_page()
+    page.goto(f"{live_server.url}/embed/new/towers?size=5")
+    page.wait_for_url("**/embed/*")
+    page.wait_for_selector("#match[data-version]")
     assert serious_violations(page) == []
 
 
@@ -97,6 +150,40 @@ def test_tutorials_on_a_phone_have_big_enough_targets(live_server, phone, game):
     assert small_controls(page) == []
 
 
+@pytest.mark.parametrize("stage", ("start", "middle", "end"))
+@pytest.mark.parametrize("game", GAMES)
+def test_match_pages_on_a_phone_have_big_enough_targets_and_fit(live_server, phone, shoot, game, stage):
+    """Every control around the board (the header, the side panel, the waiting room with its invite, another
+    player's offer, a confirmation, the result screen) is 44x44 or more; the board's own cells are the
+    renderer's (each game's browser test)."""
+    page = phone()
+    show_stage(page, positions.at(live_server, game, stage), stage)
+    assert small_controls(page) == []
+    assert overflow(page) <= 0
+    shoot(page, "390")
+    if stage == "middle":
+        page.click("#keys-button")
+        assert small_controls(page) == []
+        page.click("#keys-close")
+        page.click("#new-game")  # a game under way: it asks first
+        page.wait_for_selector("#dialog[open]")
+        assert small_controls(page) == []
+        page.keyboard.press("Escape")
+        page.set_viewport_size({"width": 360, "height": 740})  # the smallest phones: nothing overflows
+        assert overflow(page) <= 0
+        shoot(page, "360")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_embed_on_a_phone_has_big_enough_targets(live_server, phone, game):
+    page = phone()
+    page.goto(f"{live_server.url}/embed/new/{game}?{'&'.join(f'{k}={v}' for k, v in positions.SMALL[game].items())}")
+    page.wait_for_url("**/embed/*")
+    page.wait_for_selector("#match[data-version]")
+    assert small_controls(page) == []
+    assert overflow(page) <= 0
+
+
 @pytest.mark.parametrize("path", ["/", "/learn/trails", "/learn/towers", "/learn/gamma", "/learn/lattice",
                                   "/rules/lattice", "/rules/towers"])
 def test_nothing_overflows_at_360_px(live_server, phone, path, shoot):
@@ -106,3 +193,4 @@ def test_nothing_overflows_at_360_px(live_server, phone, path, shoot):
     assert overflow(page) <= 0, path
     if path == "/":
         shoot(page, "lobby-360")
+

@@ -80,6 +80,23 @@ def test_an_open_match_is_listed_and_its_seat_is_anyones(service):
     assert error_of(service.claim, public["match"]).error == "invite-required"  # listed to watch only
 
 
+def test_the_list_counts_the_free_seats_anyone_may_take_now(service):
+    waiting = service.create("trails", None, "online", visibility="open")
+    public = service.create("trails", None, "online", visibility="public")
+    cancelled = service.create("trails", None, "online", visibility="open")
+    service.abort(cancelled["match"], cancelled["token"])
+    gamma = service.create("gamma", {"players": 3}, "online", visibility="open")
+    free = {m["id"]: m["free_seats"] for m in service.recent()}
+    # an open seek's free seat is offered; a public match's needs its invite; a cancelled match has none left
+    assert free == {waiting["match"]: 1, public["match"]: 0, cancelled["match"]: 0, gamma["match"]: 2}
+    service.claim(waiting["match"], player="Bob")
+    service.claim(gamma["match"], player="Cat")
+    assert {m["id"]: m["free_seats"] for m in service.recent()}[gamma["match"]] == 1
+    service.start(gamma["match"], gamma["token"])  # Gamma's creator started it: its last free seat is left out
+    free = {m["id"]: m["free_seats"] for m in service.recent()}
+    assert free[waiting["match"]] == 0 and free[gamma["match"]] == 0
+
+
 def test_only_online_matches_can_be_listed(service):
     for mode in ("local", "ai"):
         assert error_of(service.create, "trails", None, mode, visibility="public", ai={"seats": [2]}).error \

@@ -154,7 +154,8 @@ def test_events_keep_the_summary_and_the_recent_list_follows_activity(tmp_path):
     with pytest.raises(Conflict):  # a lost race changes nothing, the summary included
         storage.append_event("m1", EventRow(2, "move", {"move": "left"}, 2, 60.0))
     assert storage.recent_matches(1) == [{"id": "m0", "game": "trails", "mode": "online", "name": None,
-                                          "created": 10.0, "version": 1, "visibility": "public"}]
+                                          "created": 10.0, "version": 1, "visibility": "public",
+                                          "free_seats": 0}]  # no seat rows here
     storage.append_event("secret", EventRow(1, "move", {"move": "right"}, 1, 70.0))
     assert storage.recent_matches(1)[0]["id"] == "m0"  # a private match's activity does not list it
     summary = {r[0]: r[1:] for r in rows(tmp_path / "recent.db", "matches", "id, version, updated")}
@@ -200,10 +201,14 @@ def busy(tmp_path):
 
 def test_the_recent_list_reads_the_newest_entries_of_its_index_and_no_event(busy):
     plan = plans(busy, lambda: busy.recent_matches(20))
-    assert list(plan.values()) == [["SEARCH matches USING INDEX ix_matches_listed_updated (listed=?)"]]  # no sort
+    # no sort, no event; each listed match's free seats come from the seats' primary key
+    assert list(plan.values()) == [["SEARCH matches USING INDEX ix_matches_listed_updated (listed=?)",
+                                    "CORRELATED SCALAR SUBQUERY 1",
+                                    "SEARCH seats USING INDEX sqlite_autoindex_seats_1 (match_id=?)"]]
     recent = busy.recent_matches(20)
     assert [m["id"] for m in recent] == [f"m{i:03d}" for i in range(299, 0, -1) if i % 3 != 2][:20]
     assert all(m["version"] == 6 for m in recent)
+    assert all(m["free_seats"] == 1 for m in recent)
 
 
 def test_an_appended_event_touches_one_match_row_by_its_key(busy):
@@ -213,7 +218,7 @@ def test_an_appended_event_touches_one_match_row_by_its_key(busy):
         "UPDATE matches SET version=?, updated=?, revision=(matches.revision + 1) WHERE matches.id = ?":
             ["SEARCH matches USING INDEX sqlite_autoindex_matches_1 (id=?)"]}
     assert busy.recent_matches(1)[0] == {"id": "m007", "game": "trails", "mode": "online", "name": "name 7",
-                                         "created": 7.0, "version": 7, "visibility": "public"}
+                                         "created": 7.0, "version": 7, "visibility": "public", "free_seats": 1}
 
 
 def test_every_other_per_request_query_finds_its_rows_through_a_key_or_an_index(busy):
