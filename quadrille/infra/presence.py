@@ -284,18 +284,19 @@ class RedisPresence(MemoryPresence):
         return changed
 
     # -- the cluster's view -----------------------------------------------------------------------------
-    SEEN_EVERY = 1.0  # seconds: a seat's sightings are written at most this often by one process
+    SEEN_EVERY = 5.0  # seconds (at most a quarter of the grace): how often one process writes a seat's sightings
 
     def seen(self, match_id: str, seats: list[int]) -> None:
-        """A player acted (over HTTP, or any authenticated action): written to Redis at most once a second per
-        seat from this process (every move of a game would be a round trip), and at once after a socket of
+        """A player acted (over HTTP, or any authenticated action): written to Redis at most every few seconds
+        per seat from this process (every move of a game would be a round trip), and at once after a socket of
         theirs left here, so that a player who acts after leaving is not taken for away."""
         if not seats:
             return
         now = self.clock()
         with self._lock:
+            every = min(self.SEEN_EVERY, self.grace / 4)
             due = [seat for seat in seats
-                   if now - self._written.get((match_id, seat), -1e9) >= self.SEEN_EVERY
+                   if now - self._written.get((match_id, seat), -1e9) >= every
                    or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9)]
             for seat in due:
                 self._written[(match_id, seat)] = now
