@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import WARM_UP, client_process, cpu_seconds, percentile  # noqa: E402
+from bench.load import WARM_UP, client_process, percentile  # noqa: E402
 from scripts.cluster import Cluster, descendants  # noqa: E402
 
 CONFIGS = {
@@ -53,14 +53,19 @@ def roles(cluster: Cluster) -> dict[str, list[int]]:
     return found
 
 
-def cpu_of(pids: list[int]) -> dict[int, float]:
-    found = {}
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds spent so far by a tree of processes (Linux /proc): each live one's user and system time,
+    plus the time of its children that ended and were waited for (cutime, cstime). So a PostgreSQL backend or
+    an nginx worker that started and ended within the measured window is counted (in its parent's), and one
+    that ended after the window started moves from its own figure to its parent's without being lost."""
+    total = 0.0
     for pid in pids:
         try:
-            found[pid] = cpu_seconds(pid)
-        except (OSError, IndexError, ValueError):
-            pass
-    return found
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def run(config: dict, matches: int, seconds: float, think: float, procs: int, async_mode: str) -> dict:
@@ -80,11 +85,9 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
 
     def sample():
         time.sleep(WARM_UP)
-        by_role = roles(cluster)
-        cpu["start"] = {role: cpu_of(pids) for role, pids in by_role.items()}
+        cpu["start"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
         time.sleep(seconds)
-        by_role = roles(cluster)  # new processes (a PostgreSQL backend opened meanwhile) count from zero
-        cpu["end"] = {role: cpu_of(pids) for role, pids in by_role.items()}
+        cpu["end"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
@@ -94,8 +97,7 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
     latencies = [x for r in results for x in r["latencies"]]
     elapsed = max(r["elapsed"] for r in results)
     accepted = sum(r["accepted"] for r in results)
-    spent = {role: sum(after - cpu["start"].get(role, {}).get(pid, 0.0) for pid, after in pids.items())
-             for role, pids in cpu.get("end", {}).items()}
+    spent = {role: after - cpu["start"].get(role, 0.0) for role, after in cpu.get("end", {}).items()}
     total = sum(spent.values())
     return {
         "moves_per_s": round(accepted / elapsed, 1), "refused": sum(r["refused"] for r in results),
