@@ -295,9 +295,13 @@ class RedisPresence(MemoryPresence):
         now = self.clock()
         with self._lock:
             every = min(self.SEEN_EVERY, self.grace / 4)
-            due = [seat for seat in seats
-                   if now - self._written.get((match_id, seat), -1e9) >= every
-                   or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9)]
+            # A seat a socket of this process holds is online in this process's entry (refreshed while the socket
+            # lives, and its leaving is written when it goes): its sightings need no write. That is every move
+            # made through a page's own socket.
+            here = {s for held in self._by_match.get(match_id, {}).values() for s in held}
+            due = [seat for seat in seats if seat not in here and (
+                   now - self._written.get((match_id, seat), -1e9) >= every
+                   or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9))]
             for seat in due:
                 self._written[(match_id, seat)] = now
             if len(self._written) > 8192:

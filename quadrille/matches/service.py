@@ -366,8 +366,10 @@ class MatchService:
         return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
 
     def away(self, match_id) -> list[dict]:
-        """For the presence announcements: who is away, as in the STATE."""
-        match = self._get(match_id)
+        """For the presence announcements: who is away, as in the STATE. The cached match serves as it is (its
+        seats are caught up at its next use): the announcement says who is connected, not a position, and a
+        check per announcement was a round trip to the database for every arrival and departure."""
+        match = self._get(match_id, check=False)
         with match.lock:
             return self._away(match)
 
@@ -719,7 +721,11 @@ class MatchService:
             self.computer.admit(match_id, owner)
 
     def wake_computer(self, match_id) -> None:
-        """Someone started watching the match: a demo that rested for want of watchers resumes."""
+        """Someone started watching the match: a demo that rested for want of watchers resumes. A match without
+        computer seats costs no check (with several processes, a seat handed to the computer through another
+        process is driven, and taken over, from there)."""
+        if not self._get(match_id, check=False).computer:
+            return
         match = self._get(match_id)
         with match.lock:
             self._wake_computer(match)
