@@ -68,7 +68,7 @@ def create_app(config: dict | None = None) -> Flask:
         # One bounded pool for presence, leases, timers and the budgets: a greenlet that finds every
         # connection busy waits for one instead of failing.
         redis_pool = redis.BlockingConnectionPool.from_url(queue, max_connections=config["REDIS_CONNECTIONS"],
-                                                           timeout=20, health_check_interval=30)
+                                                           timeout=10, health_check_interval=30)
         if config["RATELIMIT_STORAGE_URI"] == queue:  # the budgets count in the same Redis
             counter_options = {"connection_pool": redis_pool}
         # Flask-SocketIO's manager makes its own client (publishing, and one subscribed connection): lift

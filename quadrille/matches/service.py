@@ -179,13 +179,19 @@ class MatchService:
             raise not_found()
         with self._cache_lock:
             match = self._cache.get(match_id)
-            if match is None:
-                row = self.storage.load_match(match_id)
-                if row is None:
-                    raise not_found()
-                match = self._replay(row)
-                self._cache.put(match_id, match)
-                return match
+        if match is None:
+            # Read and replayed outside the cache's lock: holding it over a round trip to the database made every
+            # other match wait, and a process just (re)started, whose every match is a miss while its clients
+            # reconnect at once, took seconds to answer them.
+            row = self.storage.load_match(match_id)
+            if row is None:
+                raise not_found()
+            loaded = self._replay(row)
+            with self._cache_lock:
+                match = self._cache.get(match_id)  # another request may have loaded it meanwhile: theirs stands
+                if match is None:
+                    self._cache.put(match_id, loaded)
+                    return loaded
         return self._fresh(match) if self.checked and check else match
 
     def _fresh(self, match: Match) -> Match:
