@@ -2,6 +2,7 @@
 
     python bench/cluster.py                       # (a) (b) (c) (d), 200 matches, 0.25 s think time, 30 s each
     python bench/cluster.py --configs a,c --seconds 60
+    python bench/cluster.py --matches 60 --seconds 15   # a quick check that it works (figures not comparable)
 
     (a) one process on SQLite, no message queue     (b) one process on PostgreSQL + Redis
     (c) two processes on PostgreSQL + Redis         (d) three processes on PostgreSQL + Redis
@@ -135,6 +136,14 @@ def main() -> None:
         ratio = f"{r['cpu_ms_per_move'] / base:.2f}x" if base and r["cpu_ms_per_move"] else ""
         print(f"| {label} | {r['moves_per_s']} | {r['p50_ms']} ms | {r['p95_ms']} ms | {r['p99_ms']} ms | "
               f"{r['cpu_ms_per_move']} ms | {ratio} | {split} ms |")
+    two = next((r for label, r in rows if label.startswith("(c)")), None)
+    if base and two and two["cpu_ms_per_move"]:
+        ratio = two["cpu_ms_per_move"] / base
+        print(f"\ntarget: (c) at most 1.6x the CPU per move of (a): {ratio:.2f}x, "
+              f"{'met' if ratio <= 1.6 else 'NOT met'}")
+    for label, r in rows:
+        print(f"target: p99 under 50 ms ({args.matches} matches, think {args.think} s): {label}: {r['p99_ms']} ms, "
+              f"{'met' if r['p99_ms'] < 50 else 'NOT met'}")
 
 
 if __name__ == "__main__":
