@@ -55,6 +55,7 @@ class Match:
     votes: dict = field(default_factory=dict)       # seat -> {voter seat: when}, to hand it to the computer
     offers: Offers = field(default_factory=Offers)  # offers between the players (a rematch)
     revision: int = 0                               # storage's count of writes to the match, as this copy knows it
+    announced: int = -1                             # the last version this process broadcast (or created)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -371,6 +372,17 @@ class MatchService:
             return []
         return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
 
+    def unannounced_state(self, match_id) -> dict | None:
+        """The match's STATE if this process never broadcast its current version (it was written by another
+        process, which may have died before broadcasting it, or before this process started); else None. Each
+        version is answered once."""
+        match = self._get(match_id)
+        with match.lock:
+            if match.announced >= match.version:
+                return None
+            match.announced = match.version
+            return self._state(match)
+
     def away(self, match_id) -> list[dict]:
         """For the presence announcements: who is away, as in the STATE. The cached match serves as it is (its
         seats are caught up at its next use): the announcement says who is connected, not a position, and a
@@ -523,6 +535,7 @@ class MatchService:
         match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
                       waits_for_seats=_waits_for_seats(game, mode), began_at=self.clock(),
                       move_seats=[None] * len(board.moves), computer=computer)
+        match.announced = match.version
         with self._cache_lock:
             self._cache.put(row.id, match)
         self._wake_computer(match)
@@ -713,6 +726,7 @@ class MatchService:
 
     def _publish(self, match: Match) -> dict:
         state = self._state(match)
+        match.announced = match.version
         self.listener(match.id, "state", state)
         self._wake_computer(match)
         return state

@@ -94,10 +94,11 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     resending: set[str] = set()
 
     def resend_state(match_id: str) -> None:
-        """Send the room the match's STATE again, at most once per match per interval. A player watches again
-        after their connection dropped, which may be because their process died between recording their move
-        and broadcasting it: the others would never hear of that move (and wait for it forever) but for this.
-        Clients keep the newest STATE, so one they had already changes nothing."""
+        """Send the room the match's STATE again if this process never broadcast its version, at most once per
+        match per interval. A player watches again after their connection dropped, which may be because their
+        process died between recording their move and broadcasting it: the others would never hear of that move
+        (and wait for it forever) but for this. Clients keep the newest STATE; one process alone broadcast every
+        version itself and sends nothing here."""
         with pending_lock:
             if match_id in resending:
                 return
@@ -109,10 +110,11 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         with pending_lock:
             resending.discard(match_id)
         try:
-            state = service.state(match_id)
+            state = service.unannounced_state(match_id)
         except ServiceError:
             return
-        socketio.emit("state", state, to=room_of(match_id))
+        if state is not None:
+            socketio.emit("state", state, to=room_of(match_id))
 
     def presence_of(match_id: str) -> dict:
         """Who is connected, how many watch, and who left a game under way (with its countdown)."""
