@@ -177,8 +177,14 @@ def serve(app, mode: str, sock, ready: str) -> None:
         # WebSocket frames go through simple-websocket (gevent-websocket, unmaintained, is not used)
         server = WSGIServer(sock, app, log=None, error_log=ServerErrorLog(), handler_class=gevent_handler_class())
         server.start()  # accepting before the handlers can run: a stop() before start() would fail
-        gevent.signal_handler(signal.SIGTERM, server.stop)
-        gevent.signal_handler(signal.SIGINT, server.stop)
+
+        server.stop_timeout = 5  # the sessions' last events finish; what is left then is cut
+
+        def stop():
+            server.close()  # the listening socket first: nginx finds it refused and tries the next process; this
+            drain(app)      # also ends serve_forever, which stops the server, waiting for its handlers meanwhile
+        gevent.signal_handler(signal.SIGTERM, stop)
+        gevent.signal_handler(signal.SIGINT, stop)
         print(ready, flush=True)
         server.serve_forever()
     else:
@@ -190,7 +196,24 @@ def serve(app, mode: str, sock, ready: str) -> None:
         print(ready, flush=True)
         # The socket is already green (the socket module was patched before listen()).
         # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
-        eventlet.wsgi.server(sock, app, log_output=False, max_size=20000)
+        try:
+            eventlet.wsgi.server(sock, app, log_output=False, max_size=20000)
+        finally:
+            drain(app)
+            eventlet.sleep(0.5)  # the sessions' last events finish
+
+
+def drain(app) -> None:
+    """Close every Socket.IO session, each after the event it is handling: a move under way is committed and
+    broadcast, never cut between the two (a stopped process's greenlets are killed where they stand). The
+    clients see their connection close, not a goodbye, so they reconnect at once, to another process behind
+    nginx in a rolling restart."""
+    eio = app.extensions["socketio"].server.eio
+    for session in list(eio.sockets.values()):
+        try:
+            session.close(wait=False, abort=True)
+        except Exception:  # pragma: no cover - a session that went meanwhile
+            pass
 
 
 def main(argv=None) -> int:

@@ -2,6 +2,7 @@
 
     python bench/cluster.py                       # (a) (b) (c) (d), 200 matches, 0.25 s think time, 30 s each
     python bench/cluster.py --configs a,c --seconds 60
+    python bench/cluster.py --matches 60 --seconds 15   # a quick check that it works (figures not comparable)
 
     (a) one process on SQLite, no message queue     (b) one process on PostgreSQL + Redis
     (c) two processes on PostgreSQL + Redis         (d) three processes on PostgreSQL + Redis
@@ -30,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import WARM_UP, client_process, cpu_seconds, percentile  # noqa: E402
+from bench.load import WARM_UP, client_process, percentile  # noqa: E402
 from scripts.cluster import Cluster, descendants  # noqa: E402
 
 CONFIGS = {
@@ -53,14 +54,19 @@ def roles(cluster: Cluster) -> dict[str, list[int]]:
     return found
 
 
-def cpu_of(pids: list[int]) -> dict[int, float]:
-    found = {}
+def tree_cpu(pids: list[int]) -> float:
+    """CPU seconds spent so far by a tree of processes (Linux /proc): each live one's user and system time,
+    plus the time of its children that ended and were waited for (cutime, cstime). So a PostgreSQL backend or
+    an nginx worker that started and ended within the measured window is counted (in its parent's), and one
+    that ended after the window started moves from its own figure to its parent's without being lost."""
+    total = 0.0
     for pid in pids:
         try:
-            found[pid] = cpu_seconds(pid)
-        except (OSError, IndexError, ValueError):
-            pass
-    return found
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def run(config: dict, matches: int, seconds: float, think: float, procs: int, async_mode: str) -> dict:
@@ -80,11 +86,9 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
 
     def sample():
         time.sleep(WARM_UP)
-        by_role = roles(cluster)
-        cpu["start"] = {role: cpu_of(pids) for role, pids in by_role.items()}
+        cpu["start"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
         time.sleep(seconds)
-        by_role = roles(cluster)  # new processes (a PostgreSQL backend opened meanwhile) count from zero
-        cpu["end"] = {role: cpu_of(pids) for role, pids in by_role.items()}
+        cpu["end"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
@@ -94,8 +98,7 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
     latencies = [x for r in results for x in r["latencies"]]
     elapsed = max(r["elapsed"] for r in results)
     accepted = sum(r["accepted"] for r in results)
-    spent = {role: sum(after - cpu["start"].get(role, {}).get(pid, 0.0) for pid, after in pids.items())
-             for role, pids in cpu.get("end", {}).items()}
+    spent = {role: after - cpu["start"].get(role, 0.0) for role, after in cpu.get("end", {}).items()}
     total = sum(spent.values())
     return {
         "moves_per_s": round(accepted / elapsed, 1), "refused": sum(r["refused"] for r in results),
@@ -133,6 +136,14 @@ def main() -> None:
         ratio = f"{r['cpu_ms_per_move'] / base:.2f}x" if base and r["cpu_ms_per_move"] else ""
         print(f"| {label} | {r['moves_per_s']} | {r['p50_ms']} ms | {r['p95_ms']} ms | {r['p99_ms']} ms | "
               f"{r['cpu_ms_per_move']} ms | {ratio} | {split} ms |")
+    two = next((r for label, r in rows if label.startswith("(c)")), None)
+    if base and two and two["cpu_ms_per_move"]:
+        ratio = two["cpu_ms_per_move"] / base
+        print(f"\ntarget: (c) at most 1.6x the CPU per move of (a): {ratio:.2f}x, "
+              f"{'met' if ratio <= 1.6 else 'NOT met'}")
+    for label, r in rows:
+        print(f"target: p99 under 50 ms ({args.matches} matches, think {args.think} s): {label}: {r['p99_ms']} ms, "
+              f"{'met' if r['p99_ms'] < 50 else 'NOT met'}")
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ class Seat:
         self.match = self.token = self.seat = None
         self.over = asyncio.Event()
         self.pending: dict[int, float] = {}   # version expected -> time the move was emitted
+        self.seen = -1                        # the newest version received
         self.sio.on("state", self.on_state)
 
     async def connect(self):
@@ -72,12 +73,14 @@ class Seat:
         self.match, self.token, self.seat = match, token, seat
         self.over = asyncio.Event()
         self.pending.clear()
+        self.seen = -1
         ack = await self.sio.call("watch", {"match": match, "token": token}, timeout=30)
         return ack["state"]
 
     async def on_state(self, state):
-        if state.get("match") != self.match:
-            return
+        if state.get("match") != self.match or state["version"] <= self.seen:
+            return  # another match's, or one already acted on (a STATE may come twice, e.g. sent again)
+        self.seen = state["version"]
         sent = self.pending.pop(state["version"], None)
         if sent is not None:
             self.stats["latencies"].append(time.perf_counter() - sent)

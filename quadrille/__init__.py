@@ -66,10 +66,23 @@ def create_app(config: dict | None = None) -> Flask:
     queue = config["MESSAGE_QUEUE"] or None
     if queue and config["RATELIMIT_STORAGE_URI"] == "memory://":
         config["RATELIMIT_STORAGE_URI"] = queue  # budgets per address hold across processes
+    redis_pool, counter_options, queue_options = None, {}, {}
+    if queue:
+        import redis
+        import socketio as python_socketio
+        # One bounded pool for presence, leases, timers and the budgets: a greenlet that finds every
+        # connection busy waits for one instead of failing.
+        redis_pool = redis.BlockingConnectionPool.from_url(queue, max_connections=config["REDIS_CONNECTIONS"],
+                                                           timeout=10, health_check_interval=30)
+        if config["RATELIMIT_STORAGE_URI"] == queue:  # the budgets count in the same Redis
+            counter_options = {"connection_pool": redis_pool}
+        # Flask-SocketIO's manager makes its own client (publishing, and one subscribed connection): lift
+        # redis-py's default cap of 100 connections, which a burst of broadcasts under gevent can reach.
+        queue_options = {"client_manager": python_socketio.RedisManager(
+            queue, channel=f"{config['CLUSTER_PREFIX']}socketio", redis_options={"max_connections": 1000})}
     socketio = SocketIO(app, async_mode=config["ASYNC_MODE"],
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
-                        channel=f"{config['CLUSTER_PREFIX']}socketio",
-                        serializer=PlainJsonPacket, logger=False, engineio_logger=False)
+                        serializer=PlainJsonPacket, logger=False, engineio_logger=False, **queue_options)
 
     match_listeners = []  # services beside the match service that follow matches (accounts, ratings)
 
@@ -84,8 +97,7 @@ def create_app(config: dict | None = None) -> Flask:
     storage = Storage.open(config["DATABASE"])
     spawn, sleep = socketio.start_background_task, socketio.sleep
     if queue:
-        import redis
-        client = redis.Redis.from_url(queue, health_check_interval=30)
+        client = redis.Redis(connection_pool=redis_pool)
         prefix, clock = config["CLUSTER_PREFIX"], time.time   # times shared between machines: wall-clock
         presence = RedisPresence(client, grace=config["PRESENCE_GRACE"], ttl=config["PRESENCE_TTL"], prefix=prefix,
                                  spawn=spawn, sleep=sleep)
@@ -118,7 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
                       connections_per_address=config["CONNECTIONS_PER_ADDRESS"],
                       connection_rate=config["CONNECTION_RATE"],
                       refusals_before_close=config["SOCKET_REFUSALS_BEFORE_CLOSE"],
-                      enabled=config["RATELIMIT_ENABLED"])
+                      enabled=config["RATELIMIT_ENABLED"], storage_options=counter_options)
     sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"])
 
     # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
@@ -163,7 +175,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.jinja_env.globals["public_url"] = public_url
-    app.extensions["quadrille.limiter"] = rate_limits.install(app)
+    app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
     assets.install(app)
     register_error_handlers(app)

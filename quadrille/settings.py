@@ -24,6 +24,10 @@ DEFAULTS = {
     "MESSAGE_QUEUE": None,
     # Redis keys start with this, so that several sites may share one Redis.
     "CLUSTER_PREFIX": "quadrille:",
+    # Connections one process opens to Redis at most (presence, leases, timers, budgets share them; a request
+    # that finds all busy waits for one). Without a bound, a burst of connecting clients under gevent opened
+    # one per client until redis-py's own cap refused them.
+    "REDIS_CONNECTIONS": 256,
     # A process refreshes its presence entries every PRESENCE_TTL/3 s: a dead process's sockets vanish within it.
     "PRESENCE_TTL": 10.0,
     # A dead process's computer seats are taken over within LEASE_TTL plus TAKEOVER_INTERVAL seconds.

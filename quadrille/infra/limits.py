@@ -49,12 +49,14 @@ def counter_storage_uri(uri: str) -> str:
 class Budgets:
     def __init__(self, storage_uri: str = "memory://", *, player_events: str, spectator_events: str,
                  address_events: str, connections_per_address: int, connection_rate: str,
-                 refusals_before_close: int, enabled: bool = True):
+                 refusals_before_close: int, enabled: bool = True, storage_options: dict | None = None):
+        """`storage_options`: for a storage other than memory (a Redis connection pool to share)."""
         self.enabled = enabled
+        remote = not counter_storage_uri(storage_uri).startswith("quadrille-memory")
         self.limiter = strategies.SlidingWindowCounterRateLimiter(
-            storage.storage_from_string(counter_storage_uri(storage_uri)))
+            storage.storage_from_string(counter_storage_uri(storage_uri), **((storage_options or {}) if remote else {})))
         # per socket: this process's memory, whatever stores the addresses' counts
-        self.local = (self.limiter if counter_storage_uri(storage_uri).startswith("quadrille-memory")
+        self.local = (self.limiter if not remote
                       else strategies.SlidingWindowCounterRateLimiter(SweepingMemoryStorage()))
         self.player_events = parse(player_events)
         self.spectator_events = parse(spectator_events)

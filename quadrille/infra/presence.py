@@ -284,19 +284,24 @@ class RedisPresence(MemoryPresence):
         return changed
 
     # -- the cluster's view -----------------------------------------------------------------------------
-    SEEN_EVERY = 1.0  # seconds: a seat's sightings are written at most this often by one process
+    SEEN_EVERY = 5.0  # seconds (at most a quarter of the grace): how often one process writes a seat's sightings
 
     def seen(self, match_id: str, seats: list[int]) -> None:
-        """A player acted (over HTTP, or any authenticated action): written to Redis at most once a second per
-        seat from this process (every move of a game would be a round trip), and at once after a socket of
+        """A player acted (over HTTP, or any authenticated action): written to Redis at most every few seconds
+        per seat from this process (every move of a game would be a round trip), and at once after a socket of
         theirs left here, so that a player who acts after leaving is not taken for away."""
         if not seats:
             return
         now = self.clock()
         with self._lock:
-            due = [seat for seat in seats
-                   if now - self._written.get((match_id, seat), -1e9) >= self.SEEN_EVERY
-                   or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9)]
+            every = min(self.SEEN_EVERY, self.grace / 4)
+            # A seat a socket of this process holds is online in this process's entry (refreshed while the socket
+            # lives, and its leaving is written when it goes): its sightings need no write. That is every move
+            # made through a page's own socket.
+            here = {s for held in self._by_match.get(match_id, {}).values() for s in held}
+            due = [seat for seat in seats if seat not in here and (
+                   now - self._written.get((match_id, seat), -1e9) >= every
+                   or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9))]
             for seat in due:
                 self._written[(match_id, seat)] = now
             if len(self._written) > 8192:

@@ -57,6 +57,7 @@ class Match:
     offers: Offers = field(default_factory=Offers)  # offers between the players (a rematch)
     revision: int = 0                               # storage's count of writes to the match, as this copy knows it
     clock: ClockState | None = None                 # its clocks, if it has a time control (quadrille/clocks/)
+    announced: int = -1                             # the last version this process broadcast (or created)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -184,13 +185,19 @@ class MatchService:
             raise not_found()
         with self._cache_lock:
             match = self._cache.get(match_id)
-            if match is None:
-                row = self.storage.load_match(match_id)
-                if row is None:
-                    raise not_found()
-                match = self._replay(row)
-                self._cache.put(match_id, match)
-                return match
+        if match is None:
+            # Read and replayed outside the cache's lock: holding it over a round trip to the database made every
+            # other match wait, and a process just (re)started, whose every match is a miss while its clients
+            # reconnect at once, took seconds to answer them.
+            row = self.storage.load_match(match_id)
+            if row is None:
+                raise not_found()
+            loaded = self._replay(row)
+            with self._cache_lock:
+                match = self._cache.get(match_id)  # another request may have loaded it meanwhile: theirs stands
+                if match is None:
+                    self._cache.put(match_id, loaded)
+                    return loaded
         return self._fresh(match) if self.checked and check else match
 
     def _fresh(self, match: Match) -> Match:
@@ -389,9 +396,22 @@ class MatchService:
             return []
         return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
 
-    def away(self, match_id) -> list[dict]:
-        """For the presence announcements: who is away, as in the STATE."""
+    def unannounced_state(self, match_id) -> dict | None:
+        """The match's STATE if this process never broadcast its current version (it was written by another
+        process, which may have died before broadcasting it, or before this process started); else None. Each
+        version is answered once."""
         match = self._get(match_id)
+        with match.lock:
+            if match.announced >= match.version:
+                return None
+            match.announced = match.version
+            return self._state(match)
+
+    def away(self, match_id) -> list[dict]:
+        """For the presence announcements: who is away, as in the STATE. The cached match serves as it is (its
+        seats are caught up at its next use): the announcement says who is connected, not a position, and a
+        check per announcement was a round trip to the database for every arrival and departure."""
+        match = self._get(match_id, check=False)
         with match.lock:
             return self._away(match)
 
@@ -567,6 +587,7 @@ class MatchService:
                       clock=self.clocks.new_state(clock, len(seats)))
         if clock:
             self.clocks.arm(match)  # its row in the clocks table, before anything runs
+        match.announced = match.version
         with self._cache_lock:
             self._cache.put(row.id, match)
         self._wake_computer(match)
@@ -813,6 +834,7 @@ class MatchService:
 
     def _publish(self, match: Match) -> dict:
         state = self._state(match)
+        match.announced = match.version
         self.listener(match.id, "state", state)
         self._wake_computer(match)
         return state
@@ -827,7 +849,11 @@ class MatchService:
             self.computer.admit(match_id, owner)
 
     def wake_computer(self, match_id) -> None:
-        """Someone started watching the match: a demo that rested for want of watchers resumes."""
+        """Someone started watching the match: a demo that rested for want of watchers resumes. A match without
+        computer seats costs no check (with several processes, a seat handed to the computer through another
+        process is driven, and taken over, from there)."""
+        if not self._get(match_id, check=False).computer:
+            return
         match = self._get(match_id)
         with match.lock:
             self._wake_computer(match)

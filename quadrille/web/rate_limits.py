@@ -18,10 +18,12 @@ LEARN_ENDPOINTS = ("learn.preview_svg", "learn.lesson_step", "learn.lesson_try")
 ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token")
 
 
-def install(app: Flask) -> Limiter:
-    """Call after the blueprints are registered: the match-creating views are wrapped in place."""
+def install(app: Flask, storage_options: dict | None = None) -> Limiter:
+    """Call after the blueprints are registered: the match-creating views are wrapped in place.
+    `storage_options`: for the counters' storage (the factory's shared Redis connection pool)."""
     config = app.config
     limiter = Limiter(get_remote_address, app=app, storage_uri=counter_storage_uri(config["RATELIMIT_STORAGE_URI"]),
+                      storage_options=storage_options or {},
                       strategy="sliding-window-counter", default_limits=[config["HTTP_RATE"]],
                       default_limits_exempt_when=lambda: request.endpoint in ("static", "api.health"),
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)

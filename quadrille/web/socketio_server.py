@@ -84,6 +84,9 @@ class GuardedServer(socketio.Server):
         namespace = namespace or "/"
         sid = self.manager.sid_from_eio_sid(eio_sid, namespace)
         if sid is None or not self.manager.is_connected(sid, namespace):
+            session = self.eio.sockets.get(eio_sid)
+            if session is None or session.closed or session.closing:
+                return  # read after the server closed the session (a stopping process): the client reconnects
             if id is not None:
                 self._answer(eio_sid, namespace, id, refusal("not-connected", "Connect before sending events."))
             return

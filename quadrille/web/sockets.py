@@ -91,6 +91,31 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
             pending.discard(match_id)
         socketio.emit("presence", presence_of(match_id), to=room_of(match_id))
 
+    resending: set[str] = set()
+
+    def resend_state(match_id: str) -> None:
+        """Send the room the match's STATE again if this process never broadcast its version, at most once per
+        match per interval. A player watches again after their connection dropped, which may be because their
+        process died between recording their move and broadcasting it: the others would never hear of that move
+        (and wait for it forever) but for this. Clients keep the newest STATE; one process alone broadcast every
+        version itself and sends nothing here."""
+        with pending_lock:
+            if match_id in resending:
+                return
+            resending.add(match_id)
+        socketio.start_background_task(send_state, match_id)
+
+    def send_state(match_id: str) -> None:
+        socketio.sleep(presence_interval)
+        with pending_lock:
+            resending.discard(match_id)
+        try:
+            state = service.unannounced_state(match_id)
+        except ServiceError:
+            return
+        if state is not None:
+            socketio.emit("state", state, to=room_of(match_id))
+
     def presence_of(match_id: str) -> dict:
         """Who is connected, how many watch, and who left a game under way (with its countdown)."""
         try:
@@ -107,13 +132,18 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         match_id = data.get("match")
         seats = service.seats_of(match_id, data.get("token"))
         left = presence.enter(request.sid, match_id, seats)  # before the STATE: its player is not away
-        state = service.state(match_id)
         if left:
             leave_room(room_of(left))
             announce(left)
+        # In the room before the STATE is read: a move made meanwhile (through this process or another) is
+        # either in the STATE or broadcast to this socket, never lost between the two. (A broadcast may then
+        # come before the answer's older STATE: versions only grow, and clients keep the newest.)
         join_room(room_of(match_id))
+        state = service.state(match_id)
         service.wake_computer(match_id)  # a demo rests while nobody watches it
         announce(match_id)
+        if seats:
+            resend_state(match_id)
         return {"state": state, "you": {"seats": seats}, "presence": presence_of(match_id)}
 
     @socketio.on("move")

@@ -72,7 +72,9 @@
       play(move) {
         if (replay) return message("You are looking at an earlier position; step to the end (Esc) to play.");
         socket.emit("move", { match: matchId, token, move, version: state.version }, (ack) => {
-          if (!ack.ok) failed(ack);
+          // stale-version: the position moved on (a move sent again after a reconnection, whose first sending
+          // went through; or another tab's move). The STATE that moved it redraws the board: nothing to say.
+          if (!ack.ok && ack.error !== "stale-version") failed(ack);
           else message("");
         });
       },
@@ -136,7 +138,9 @@
         presence = ack.presence;
         const first = !watched;
         watched = true;
-        applyState(ack.state, true);
+        // Not forced: a move broadcast after this socket joined the room may have come before this answer, and
+        // versions only grow (a take-back is an event too), so the newer of the two stands.
+        applyState(ack.state);
         for (const p of parts) if (p.watched) p.watched(first);
       });
     }

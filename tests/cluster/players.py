@@ -2,9 +2,11 @@
 reconnect when their process goes away, as the pages do, and remember every move the server acknowledged.
 
 `play(url, matches, seconds)` runs in a process of its own (the tests fork it) and returns, per match, the
-moves acknowledged in order, and counts of what the players met: reconnections, refusals by kind, timeouts.
-A move whose acknowledgement was lost with its process is not counted as acknowledged; after reconnecting,
-the player watches again and plays from the state the server holds (the version it sends prevents a double).
+moves acknowledged in order (version, move, when), every move sent (version, move), the moves whose
+acknowledgement never came (lost with their process: they may or may not have been recorded), when each seat reconnected and in which match, when
+each match ended, and counts of what the players met: reconnections, refusals by kind, timeouts. After
+reconnecting, the player watches again and plays from the state the server holds (the version it sends
+prevents a double).
 """
 from __future__ import annotations
 
@@ -30,67 +32,106 @@ class Seat:
         self.version = -1
         self.sio.on("state", self.on_state)
         self.sio.on("connect", self.on_connect)
+        self.sio.on("disconnect", self.on_disconnect)
         self._connected_once = False
+        self.generation = 0  # connections so far: a move sent on an earlier one is never answered
+        self.joined = asyncio.Event()
 
     async def connect(self):
         await self.sio.connect(self.url, transports=["websocket"], wait_timeout=30)
 
+    async def on_disconnect(self, *_):
+        """A move in flight went with the connection (no answer can come on the next one): the player may move
+        again once the state it watches again says so."""
+        self.generation += 1
+        self.moving = False
+        self.note("disconnected")
+
     async def on_connect(self):
+        self.note("connected")
         if self._connected_once:
             self.stats["reconnects"] += 1
+            if self.match and not self.over.is_set():
+                self.stats["reconnected"].append((self.match, time.time()))
             if self.match:
                 asyncio.get_running_loop().create_task(self.rewatch())
         self._connected_once = True
 
     async def rewatch(self):
+        match = self.match
         for _ in range(20):
+            if self.match != match:
+                return
             try:
-                ack = await self.sio.call("watch", {"match": self.match, "token": self.token}, timeout=10)
+                ack = await self.sio.call("watch", {"match": self.match, "token": self.token}, timeout=15)
                 if ack.get("ok"):
-                    await self.on_state(ack["state"])
+                    await self.on_state(ack["state"], again=True)
                     return
-            except Exception:
-                pass
+                self.note(f"watch refused {ack.get('error')}")
+            except Exception as exc:
+                self.note(f"watch failed {type(exc).__name__} connected {self.sio.connected}")
             await asyncio.sleep(0.3)
 
-    async def join(self, match: str, token: str, seat: int, log: list) -> dict:
+    async def join(self, match: str, token: str, seat: int, log: list) -> None:
+        """Watch the match as a player, and wait until its state came (from this watch, or from the one sent
+        again after a reconnection: a call on a connection that died is never answered)."""
         self.match, self.token, self.seat, self.acknowledged = match, token, seat, log
         self.over = asyncio.Event()
+        self.joined = asyncio.Event()
         self.version = -1
-        ack = await self.sio.call("watch", {"match": match, "token": token}, timeout=30)
-        return ack["state"]
+        asyncio.get_running_loop().create_task(self.rewatch())
+        await asyncio.wait_for(self.joined.wait(), 90)
 
-    async def on_state(self, state):
-        if state.get("match") != self.match or state["version"] <= self.version:
+    def note(self, what: str) -> None:
+        if self.match:
+            self.stats["trace"].setdefault(self.match, []).append((self.seat, what, round(time.time() % 1000, 2)))
+
+    async def on_state(self, state, again: bool = False):
+        """`again`: the state read after reconnecting, which may be the one already seen (a move lost with its
+        process): the player moves on it if it is still their turn."""
+        self.note(f"state {state.get('version')} turn {state.get('turn')} again {again} mine {self.version} moving {self.moving}")
+        if state.get("match") == self.match:
+            self.joined.set()
+        if state.get("match") != self.match or state["version"] < self.version or (
+                state["version"] == self.version and not again):
             return
         self.version = state["version"]
         if state["outcome"] is not None:
+            self.stats["ended"].setdefault(self.match, time.time())
             self.over.set()
         elif state["turn"] == self.seat and not self.moving:
             asyncio.get_running_loop().create_task(self.play(state))
 
     async def play(self, state):
         self.moving = True
+        generation = self.generation
         try:
             await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+            if generation != self.generation:
+                return  # the connection went meanwhile: the state watched again decides
             if not self.stats["running"]:
                 self.over.set()
                 return
             move = self.rng.choice(state["legal"])
+            self.stats["sent"].setdefault(self.match, []).append((state["version"] + 1, move))
             try:
                 ack = await self.sio.call("move", {"match": self.match, "token": self.token, "move": move,
                                                    "version": state["version"]}, timeout=10)
             except Exception as exc:  # the process went away with the move: the state will tell
+                self.note(f"lost {type(exc).__name__}")
                 self.stats["lost_acks"] += 1
                 self.stats["errors"].append(type(exc).__name__)
+                self.stats["lost"].setdefault(self.match, []).append((state["version"] + 1, move))
                 return
             if ack.get("ok"):
                 self.stats["accepted"] += 1
-                self.acknowledged.append((ack["version"], move))
+                self.acknowledged.append((ack["version"], move, time.time()))
             else:
+                self.note(f"refused {ack.get('error')}")
                 self.stats["refused"][ack.get("error")] = self.stats["refused"].get(ack.get("error"), 0) + 1
         finally:
-            self.moving = False
+            if generation == self.generation:
+                self.moving = False
 
 
 def new_match(url: str) -> tuple[str, str, str]:
@@ -115,7 +156,7 @@ async def table(url: str, stats: dict, rng: random.Random, think: float, logs: d
         match, blue_token, red_token = await loop.run_in_executor(None, new_match, url)
         log = logs.setdefault(match, [])
         await red.join(match, red_token, 2, log)
-        await blue.on_state(await blue.join(match, blue_token, 1, log))
+        await blue.join(match, blue_token, 1, log)
         while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
             await asyncio.sleep(0.05)
     for seat in (blue, red):
@@ -124,11 +165,13 @@ async def table(url: str, stats: dict, rng: random.Random, think: float, logs: d
 
 async def run(url: str, matches: int, seconds: float, think: float, seed: int) -> dict:
     rng = random.Random(seed)
-    stats = {"accepted": 0, "refused": {}, "reconnects": 0, "lost_acks": 0, "errors": [], "running": True}
+    stats = {"accepted": 0, "refused": {}, "reconnects": 0, "lost_acks": 0, "errors": [], "running": True,
+             "reconnected": [], "ended": {}, "lost": {}, "sent": {}, "trace": {}}
     logs: dict[str, list] = {}
     tasks = [asyncio.create_task(table(url, stats, rng, think, logs)) for _ in range(matches)]
     await asyncio.sleep(seconds)
     stats["running"] = False
+    stats["stopped"] = time.time()
     await asyncio.wait(tasks, timeout=20)
     stats.pop("running")
     return {**stats, "logs": logs}

@@ -85,19 +85,19 @@ def test_a_clean_stop_withdraws_the_processs_sockets(client):
 # -- leases ---------------------------------------------------------------------------------------------
 def test_one_process_holds_a_lease_and_another_takes_it_when_it_lapses(client):
     a, b = RedisLeases(client, node="a"), RedisLeases(client, node="b")
-    assert a.acquire("computer:m:3", 0.4) and a.acquire("computer:m:3", 0.4)  # again: still its own
-    assert not b.acquire("computer:m:3", 0.4) and a.held("computer:m:3") and not b.held("computer:m:3")
+    assert a.acquire("computer:m:3", 1.0) and a.acquire("computer:m:3", 1.0)  # again: still its own
+    assert not b.acquire("computer:m:3", 1.0) and a.held("computer:m:3") and not b.held("computer:m:3")
     a.renew()
-    time.sleep(0.25)
+    time.sleep(0.6)
     a.renew()  # renewed while alive
-    time.sleep(0.25)
-    assert not b.acquire("computer:m:3", 0.4)
-    time.sleep(0.45)  # a stopped renewing, as a dead process does
-    assert b.acquire("computer:m:3", 0.4)
+    time.sleep(0.6)
+    assert not b.acquire("computer:m:3", 1.0)
+    time.sleep(1.1)  # a stopped renewing, as a dead process does
+    assert b.acquire("computer:m:3", 1.0)
     a.release("computer:m:3")  # not a's any more: changes nothing
     assert b.held("computer:m:3")
     b.release("computer:m:3")
-    assert a.acquire("computer:m:3", 0.4)
+    assert a.acquire("computer:m:3", 1.0)
 
 
 def test_memory_leases_are_one_processs():

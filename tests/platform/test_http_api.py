@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -198,3 +199,39 @@ def test_invites_visibility_and_offers_over_http(client):
     refused = client.post("/api/matches", json={"game": "trails", "mode": "local", "visibility": "public"})
     assert refused.status_code == 400 and refused.json["error"] == "bad-visibility"
     assert client.get(f"/api/matches/{private['match']}", headers=auth(private["token"])).status_code == 200
+
+
+def test_health_says_which_process_database_and_queue(client, database):
+    answer = client.get("/api/health")
+    assert answer.status_code == 200
+    assert answer.get_json() == {"ok": True, "process": os.getpid(),
+                                 "database": "postgresql" if "://" in database else "sqlite", "queue": None}
+
+
+def test_health_is_503_when_the_queue_or_the_database_does_not_answer(postgres_server, tmp_path):
+    """A Redis server and a PostgreSQL database of the test's own, taken away under a running app."""
+    from scripts.cluster import Redis
+    from tests.conftest import drop_database, service_directory
+    redis_server = Redis(service_directory("quadrille-health-")).start()
+    name = "t_health"
+    app = create_app({"DATABASE": postgres_server.create_database(name), "MESSAGE_QUEUE": redis_server.url()})
+    client = app.test_client()
+    try:
+        answer = client.get("/api/health")
+        assert answer.status_code == 200 and answer.get_json()["queue"] == "redis"
+        redis_server.stop()
+        answer = client.get("/api/health")
+        assert answer.status_code == 503
+        assert answer.get_json()["ok"] is False and answer.get_json()["unreachable"] == ["queue"]
+        drop_database(postgres_server, name)
+        answer = client.get("/api/health")
+        assert answer.status_code == 503 and answer.get_json()["unreachable"] == ["database", "queue"]
+    finally:
+        redis_server.stop()
+        for backend in app.extensions["quadrille.backends"]:
+            try:
+                backend.close()  # stops its background task
+            except Exception:
+                pass
+        app.extensions["quadrille.storage"].close()
+        drop_database(postgres_server, name)
