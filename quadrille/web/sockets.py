@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from functools import wraps
 
 from flask import request
@@ -73,48 +74,46 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
                         "reason": "Something went wrong on the server; nothing was changed."}
         return wrapper
 
-    pending: set[str] = set()
     pending_lock = threading.Lock()
 
-    def announce(match_id: str) -> None:
-        """Tell the room who is here, at most once per match per interval: a burst of arrivals and
-        departures (or a client that floods `watch`) costs one broadcast, not one per change."""
-        with pending_lock:
-            if match_id in pending:
-                return
-            pending.add(match_id)
-        socketio.start_background_task(send_presence, match_id)
+    def once_per_interval(send: Callable[[str], None]) -> Callable[[str], None]:
+        """`send(match_id)` at most once per match per interval: the calls that come while one is pending are
+        folded into it (a burst of arrivals and departures, or a client that floods `watch`, costs one send)."""
+        pending: set[str] = set()
+
+        def later(match_id: str) -> None:
+            socketio.sleep(presence_interval)
+            with pending_lock:
+                pending.discard(match_id)
+            send(match_id)
+
+        def schedule(match_id: str) -> None:
+            with pending_lock:
+                if match_id in pending:
+                    return
+                pending.add(match_id)
+            socketio.start_background_task(later, match_id)
+        return schedule
 
     def send_presence(match_id: str) -> None:
-        socketio.sleep(presence_interval)
-        with pending_lock:
-            pending.discard(match_id)
+        """Tell the room who is here."""
         socketio.emit("presence", presence_of(match_id), to=room_of(match_id))
 
-    resending: set[str] = set()
-
-    def resend_state(match_id: str) -> None:
-        """Send the room the match's STATE again if this process never broadcast its version, at most once per
-        match per interval. A player watches again after their connection dropped, which may be because their
-        process died between recording their move and broadcasting it: the others would never hear of that move
-        (and wait for it forever) but for this. Clients keep the newest STATE; one process alone broadcast every
-        version itself and sends nothing here."""
-        with pending_lock:
-            if match_id in resending:
-                return
-            resending.add(match_id)
-        socketio.start_background_task(send_state, match_id)
-
     def send_state(match_id: str) -> None:
-        socketio.sleep(presence_interval)
-        with pending_lock:
-            resending.discard(match_id)
+        """Send the room the match's STATE again if this process never broadcast its version. A player watches
+        again after their connection dropped, which may be because their process died between recording their
+        move and broadcasting it: the others would never hear of that move (and wait for it forever) but for
+        this. Clients keep the newest STATE; one process alone broadcast every version itself and sends nothing
+        here."""
         try:
             state = service.unannounced_state(match_id)
         except ServiceError:
             return
         if state is not None:
             socketio.emit("state", state, to=room_of(match_id))
+
+    announce = once_per_interval(send_presence)
+    resend_state = once_per_interval(send_state)
 
     def presence_of(match_id: str) -> dict:
         """Who is connected, how many watch, and who left a game under way (with its countdown)."""
