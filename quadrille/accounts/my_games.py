@@ -25,6 +25,8 @@ def entry(state: dict, mine: list[int], updated: float | None, rated: bool) -> d
         else:
             result = "win" if set(mine) & set(winners) else "loss"
     turn = state.get("turn")
+    clock = state.get("clock")
+    running = clock.get("running") if clock and outcome is None else None
     return {
         "match": state["match"], "game": state["game"], "title": state["title"], "options": state["options"],
         "mode": state["mode"], "seats": mine, "sides": [seat_name(s) for s in mine], "opponents": opponents,
@@ -33,6 +35,9 @@ def entry(state: dict, mine: list[int], updated: float | None, rated: bool) -> d
         "your_turn": turn is not None and turn in mine and outcome is None,
         "finished": outcome is not None, "result": result,
         "reason": outcome.get("reason") if outcome else None, "rated": rated, "url": f"/m/{state['match']}",
+        # a game with a clock: its kind, and the seconds the player to move has left now (None: none runs)
+        "clock": None if clock is None else {"kind": clock["kind"],
+                                              "seconds_left": clock["left"][running - 1] if running else None},
     }
 
 

@@ -20,13 +20,7 @@
     return `${h ? h + ":" : ""}${mm}:${String(sec).padStart(2, "0")}`;
   }
 
-  function correspondenceText(s) {
-    const d = Math.floor(s / DAY), h = Math.floor((s % DAY) / HOUR), m = Math.floor((s % HOUR) / 60);
-    if (d) return `${d} ${d === 1 ? "day" : "days"}${h ? ` ${h} h` : ""}`;
-    if (h) return `${h} h ${m} min`;
-    if (s >= 60) return `${m} min`;
-    return `${Math.ceil(s)} s`;
-  }
+  const correspondenceText = (s) => window.ClockChoice.daysText(s); // static/js/clock-choice.js
 
   function spoken(s, kind) {
     if (kind === "correspondence") return correspondenceText(s).replace(" h", " hours").replace(" min", " minutes");

@@ -34,6 +34,10 @@
       return { win: "You won", loss: "You lost", draw: "Draw", aborted: "Aborted" }[game.result] || "Over";
     }
     if (!game.started) return "Waiting for players";
+    const left = game.clock && game.clock.seconds_left;
+    if (game.your_turn && left != null && game.clock.kind === "correspondence") {
+      return `Your turn: ${ClockChoice.daysText(left)} left`;
+    }
     if (game.your_turn) return "Your turn";
     return game.turn_name ? `${game.turn_name} to move` : "";
   }

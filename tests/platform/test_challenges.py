@@ -259,3 +259,16 @@ def test_a_challenges_clock_is_checked_kept_and_given_to_its_match(app, ann, bob
     plain = ann.challenge("bob")
     match = bob.post(f"/api/challenges/{plain['challenge']}/accept").json["match"]
     assert app.extensions["quadrille"].state(match).get("clock") is None
+
+
+def test_a_correspondence_game_reminds_the_player_to_move_in_my_games(app, ann, bob):
+    """A slow game's line in "my games" says whose turn it is and, once its clock runs, how long is left."""
+    made = ann.challenge("bob", first="challenger", clock={"kind": "correspondence", "days": 3})
+    match = bob.post(f"/api/challenges/{made['challenge']}/accept").json["match"]
+    assert ann.get("/api/me/games").json["games"][0]["clock"] == {"kind": "correspondence", "seconds_left": None}
+    state = app.extensions["quadrille"].state(match)
+    assert ann.move(match, state["legal"][0]).status_code == 200  # the first move starts the clocks
+    line = bob.get("/api/me/games").json["games"][0]
+    assert line["your_turn"] and line["clock"]["kind"] == "correspondence"
+    assert 3 * 86400 - 60 < line["clock"]["seconds_left"] <= 3 * 86400
+    assert ann.get("/api/me/games").json["games"][0]["your_turn"] is False
