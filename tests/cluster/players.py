@@ -76,15 +76,17 @@ class Seat:
         """Watch the match as a player, and wait until its state came (from this watch, or from the one sent
         again after a reconnection: a call on a connection that died is never answered)."""
         self.match, self.token, self.seat, self.acknowledged = match, token, seat, log
+        self.moving = False  # a move of the previous match may still await its answer: it is not this match's
         self.over = asyncio.Event()
         self.joined = asyncio.Event()
         self.version = -1
         asyncio.get_running_loop().create_task(self.rewatch())
         await asyncio.wait_for(self.joined.wait(), 90)
 
-    def note(self, what: str) -> None:
-        if self.match:
-            self.stats["trace"].setdefault(self.match, []).append((self.seat, what, round(time.time() % 1000, 2)))
+    def note(self, what: str, match: str | None = None) -> None:
+        match = match or self.match
+        if match:
+            self.stats["trace"].setdefault(match, []).append((self.seat, what, round(time.time() % 1000, 2)))
 
     async def on_state(self, state, again: bool = False):
         """`again`: the state read after reconnecting, which may be the one already seen (a move lost with its
@@ -103,36 +105,40 @@ class Seat:
             asyncio.get_running_loop().create_task(self.play(state))
 
     async def play(self, state):
+        # The match and its log as they are now: the answer may come after this seat has joined its next match
+        # (the move ended the game, the other seat heard it first and the table started a new one), and it
+        # belongs to this match, whatever `self.match` and `self.acknowledged` are by then.
+        match, log = self.match, self.acknowledged
         self.moving = True
         generation = self.generation
         try:
             await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-            if generation != self.generation:
-                return  # the connection went meanwhile: the state watched again decides
+            if generation != self.generation or match != self.match:
+                return  # the connection went meanwhile (the state watched again decides), or the match did
             if not self.stats["running"]:
                 self.over.set()
                 return
             move = self.rng.choice(state["legal"])
-            self.stats["sent"].setdefault(self.match, []).append((state["version"] + 1, move))
+            self.stats["sent"].setdefault(match, []).append((state["version"] + 1, move))
             try:
-                ack = await self.sio.call("move", {"match": self.match, "token": self.token, "move": move,
+                ack = await self.sio.call("move", {"match": match, "token": self.token, "move": move,
                                                    "version": state["version"]}, timeout=10)
             except Exception as exc:  # the process went away with the move: the state will tell
-                self.note(f"lost {type(exc).__name__}")
+                self.note(f"lost {type(exc).__name__}", match)
                 self.stats["lost_acks"] += 1
                 self.stats["errors"].append(type(exc).__name__)
-                self.stats["lost"].setdefault(self.match, []).append((state["version"] + 1, move))
+                self.stats["lost"].setdefault(match, []).append((state["version"] + 1, move))
                 return
             if ack.get("ok"):
+                self.note(f"acknowledged {ack['version']}", match)
                 self.stats["accepted"] += 1
-                self.acknowledged.append((ack["version"], move, time.time()))
+                log.append((ack["version"], move, time.time()))
             else:
-                self.note(f"refused {ack.get('error')}")
+                self.note(f"refused {ack.get('error')}", match)
                 self.stats["refused"][ack.get("error")] = self.stats["refused"].get(ack.get("error"), 0) + 1
         finally:
-            if generation == self.generation:
+            if generation == self.generation and match == self.match:
                 self.moving = False
-
 
 def new_match(url: str) -> tuple[str, str, str]:
     for attempt in range(20):

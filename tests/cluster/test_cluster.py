@@ -314,7 +314,8 @@ def every_move_once(url: str, result: dict) -> int:
         by_version = {e["seq"]: e for e in events}
         for version, chosen, _ in acknowledged:
             event = by_version.get(version)
-            assert event is not None and event["kind"] == "move" and event["move"] == chosen, (match, version)
+            assert event is not None and event["kind"] == "move" and event["move"] == chosen, (
+                match, version, chosen, record["version"], result.get("trace", {}).get(match))
             checked += 1
         sent = {tuple(x) for x in result["sent"].get(match, [])}  # acknowledged, refused, lost, or cut by the end
         for event in events:

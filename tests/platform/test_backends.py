@@ -238,3 +238,43 @@ def test_rewinds_pauses_and_computer_seats_reach_the_other_process(services):
     assert not b.state(demo["match"])["paused"]
     a.pause(demo["match"], demo["token"], True)
     assert b.state(demo["match"])["paused"]
+
+
+def test_a_copy_whose_revision_lags_never_hides_a_move(services):
+    """The revision check trusts a copy whose revision equals storage's. Every write another process makes that
+    is not an event (a seat handed over, a pause) puts a copy behind by more than the events; the fast path then
+    plays on that copy unchecked and counts its own write; a refused append (stale-version) marks the copy
+    unknown. After each of these, both copies serve exactly what storage holds: no acknowledged move hidden."""
+    a, b = services
+    created = a.create("trails", {"size": 7}, "online")
+    claimed = b.claim(created["match"], invite=created["invite_secret"])
+    match, tokens = created["match"], {1: created["token"], 2: claimed["token"]}
+    acknowledged = {}
+
+    def stored():
+        return [(e.seq, e.data["move"]) for e in a.storage.load_match(match).events if e.kind == "move"]
+
+    for i in range(12):
+        here, there = (a, b) if i % 2 == 0 else (b, a)
+        if i % 3 == 1:  # a write that is no event, through the other process
+            new = f"key-{i}"
+            seat = 1 if i % 2 else 2
+            there.hand_over(match, tokens[seat], new)
+            tokens[seat] = new
+        state = there.state(match) if i % 4 == 0 else here.state(match)
+        if state["outcome"] is not None:
+            break
+        turn, version = state["turn"], state["version"]
+        if i % 5 == 2:  # the other process plays the version first: this one's fast path is refused
+            there.play(match, tokens[turn], state["legal"][0], version)
+            acknowledged[version + 1] = state["legal"][0]
+            with pytest.raises(ServiceError) as refused:
+                here.play(match, tokens[turn], state["legal"][-1], version)
+            assert refused.value.error in ("stale-version", "not-your-turn")
+            continue
+        answer = here.play(match, tokens[turn], state["legal"][-1], version)  # the unchecked fast path
+        acknowledged[answer["version"]] = state["legal"][-1]
+        for service in (a, b):
+            record = service.record(match)
+            assert [(e["seq"], e["move"]) for e in record["events"] if e["kind"] == "move"] == stored()
+        assert all(dict(stored()).get(v) == m for v, m in acknowledged.items())
