@@ -9,9 +9,17 @@ socket that answers `watch` at once and the move only when told, to make that or
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
 
 from tests.cluster.players import Seat
+
+
+def run_on_a_loop_of_its_own(coroutine):
+    """Playwright's sync API keeps an event loop running on the main thread while the browser tests share one
+    browser, so `asyncio.run` cannot be called there: the scenario runs on a thread of its own."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result(timeout=30)
 
 
 class LateAcknowledgements:
@@ -46,7 +54,7 @@ def test_a_late_acknowledgement_is_filed_under_the_match_its_move_was_sent_in():
         seat.sio.release.set()
         await moving
         return ended, next_one, stats, seat
-    ended, next_one, stats, seat = asyncio.run(scenario())
+    ended, next_one, stats, seat = run_on_a_loop_of_its_own(scenario())
     assert [(version, move) for version, move, _ in ended] == [(17, "up")]
     assert next_one == []
     assert stats["sent"] == {"ended": [(17, "up")]} and stats["accepted"] == 1
