@@ -69,7 +69,8 @@ def create_app(config: dict | None = None) -> Flask:
     redis_pool, counter_options, queue_options = None, {}, {}
     if queue:
         import redis
-        import socketio as python_socketio
+
+        from .infra.message_queue import RoomAwareRedisManager
         # One bounded pool for presence, leases, timers and the budgets: a greenlet that finds every
         # connection busy waits for one instead of failing.
         redis_pool = redis.BlockingConnectionPool.from_url(queue, max_connections=config["REDIS_CONNECTIONS"],
@@ -78,7 +79,7 @@ def create_app(config: dict | None = None) -> Flask:
             counter_options = {"connection_pool": redis_pool}
         # Flask-SocketIO's manager makes its own client (publishing, and one subscribed connection): lift
         # redis-py's default cap of 100 connections, which a burst of broadcasts under gevent can reach.
-        queue_options = {"client_manager": python_socketio.RedisManager(
+        queue_options = {"client_manager": RoomAwareRedisManager(
             queue, channel=f"{config['CLUSTER_PREFIX']}socketio", redis_options={"max_connections": 1000})}
     socketio = SocketIO(app, async_mode=config["ASYNC_MODE"],
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,

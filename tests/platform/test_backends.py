@@ -177,6 +177,28 @@ def test_the_budget_of_an_address_is_shared_and_a_sockets_is_its_own(redis_url):
     assert not b.event("s3", "10.0.0.9", False)  # the address's 8, over both processes
 
 
+def test_an_addresss_events_reach_redis_a_batch_at_a_time_and_overshoot_by_a_batch_per_process_at_most(redis_url):
+    def budgets():
+        counted = Budgets(redis_url, player_events="5000 per minute", spectator_events="5000 per minute",
+                          address_events="1000 per minute", connections_per_address=10,
+                          connection_rate="100 per minute", refusals_before_close=10_000)
+        hit, counted.round_trips = counted.limiter.hit, []
+        counted.limiter.hit = lambda *args, **kwargs: counted.round_trips.append(kwargs["cost"]) or hit(*args, **kwargs)
+        return counted
+    a, b = budgets(), budgets()
+    assert a.address_batch == 10
+    let_through = 0
+    for n in range(1200):  # two processes share one address's stream of events
+        let_through += (a if n % 2 else b).event(f"s{n % 7}", "10.0.0.10", True)
+    assert 1000 - 2 * 10 <= let_through <= 1000 + 2 * 10
+    asked = len(a.round_trips) + len(b.round_trips)
+    assert asked <= 1000 // 10 + 4  # one round trip a batch, and one more each time a process was refused
+    for n in range(200):  # a flood from the address over budget: refused without asking Redis each time
+        assert not a.event("s1", "10.0.0.10", True)
+    assert len(a.round_trips) + len(b.round_trips) == asked
+    assert all(a.event("s1", "10.0.0.11", True) for _ in range(20))  # another address has its own budget
+
+
 # -- match services on one database ---------------------------------------------------------------------
 @pytest.fixture
 def services(database):

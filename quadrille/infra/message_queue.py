@@ -1,0 +1,66 @@
+"""The Socket.IO message queue between processes: python-socketio's Redis manager, reading only what concerns
+this process.
+
+Every process hears every broadcast of every process on one Redis channel, its own included, and the stock
+manager decodes each whole message (a STATE is several kilobytes of JSON) before it looks at whom it is for:
+with two processes each one decoded every move's broadcasts twice, and dropped half of them, its own, unread.
+Here each message is published with a one-line address in front of it (the sending process, the method, the
+namespace and room), and a process decodes the body only when it has something to do with it: a message from
+another process, for a room where it has at least one client (or for everyone, or an acknowledgement).
+
+A message without the address line (published by a process that runs the stock manager, during a rolling
+upgrade) is decoded and handled as the stock manager would. Nothing else changes: the sender still handles its
+own emits at once, in process, as python-socketio does.
+"""
+from __future__ import annotations
+
+import json
+
+import socketio
+
+SEPARATOR = b"\n"  # never inside a JSON document that json.dumps wrote (it escapes newlines in strings)
+
+
+class RoomAwareRedisManager(socketio.RedisManager):
+    name = "redis"
+
+    def set_server(self, server):
+        super().set_server(server)
+        self.json = AddressedJson(self.json)  # the stock `_publish` writes every message through it
+
+    def _listen(self):
+        for raw in super()._listen():
+            if isinstance(raw, str):
+                raw = raw.encode()
+            head, separator, body = raw.partition(SEPARATOR)
+            if not separator:  # the stock format: one JSON document
+                yield raw
+            elif self.concerns_this_process(json.loads(head)):
+                yield self.json.loads(body)
+
+    def concerns_this_process(self, address: list) -> bool:
+        """Whether this process has anything to do with a message, from its address line alone."""
+        host_id, method, namespace, room = address
+        if method == "callback":
+            return host_id == self.host_id  # an acknowledgement, returned to the process that asked for it
+        if host_id == self.host_id:
+            return False  # this process handled its own message when it sent it
+        if method != "emit" or room is None:
+            return True
+        rooms = self.rooms.get(namespace or "/", {})
+        return any(r in rooms for r in (room if isinstance(room, list) else [room]))
+
+
+class AddressedJson:
+    """The manager's JSON module: a message is written as its address line, then the message itself."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def dumps(self, message: dict) -> bytes:
+        address = [message.get("host_id"), message.get("method"), message.get("namespace"), message.get("room")]
+        body = self.inner.dumps(message)
+        return json.dumps(address).encode() + SEPARATOR + (body if isinstance(body, bytes) else body.encode())
+
+    def loads(self, data):
+        return self.inner.loads(data)
