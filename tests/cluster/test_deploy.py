@@ -68,6 +68,10 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
         assert described["database"].startswith("postgresql+psycopg://") and described["queue"].startswith("redis://")
         pids = {requests.get(f"{p['url']}/api/health").json()["process"] for p in described["processes"]}
         assert pids == {p["pid"] for p in described["processes"]}
+        for pid in pids:  # on one machine the app processes reach PostgreSQL and Redis through Unix sockets
+            argv = open(f"/proc/{pid}/cmdline").read().split("\0")
+            database, queue = argv[argv.index("--db") + 1], argv[argv.index("--message-queue") + 1]
+            assert f"host={data.resolve()}" in database and queue.startswith(f"unix://{data.resolve()}"), argv
         through_nginx = requests.get(described["url"] + "api/health").json()
         assert through_nginx["ok"] and through_nginx["process"] in pids
         created = requests.post(described["url"] + "api/matches", json={"game": "gamma", "mode": "local"})
