@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, bindparam,
-                        create_engine, event, false, func, insert, literal_column, select, true,
+                        cast, create_engine, event, exists, false, func, insert, literal_column, select, true,
                         update)
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -104,6 +104,11 @@ LISTED = ("public", "open")  # the visibilities shown in the public list
 
 class Conflict(Exception):
     """A write lost a race (an event with this sequence number already exists)."""
+
+
+class RevisionMoved(Conflict):
+    """A guarded append found the match changed since the writer's copy (a seat handed over, a pause), though
+    no event was added: nothing was written."""
 
 
 @dataclass
@@ -191,11 +196,13 @@ class Storage:
             # The append as one statement (the event inserted, the summary updated from it): atomic by itself,
             # one round trip instead of four.
             self._append_sql, self._append_args = self._for_driver(self._append_cte)
+            self._guarded_sql, self._guarded_args = self._for_driver(self._append_guarded_cte)
             self._summarise_sql = None
         else:
             self._append_sql, self._append_args = self._for_driver(self._insert_event,
                                                                    [c.name for c in events_table.c])
             self._summarise_sql, self._summarise_args = self._for_driver(self._summarise)
+            self._guarded_sql, self._guarded_args = self._for_driver(self._summarise_guarded)
         self._revision_sql, self._revision_args = self._for_driver(self._revision)
         self._since_sql, self._since_args = self._for_driver(self._since)
 
@@ -266,6 +273,20 @@ class Storage:
                  .returning(events_table.c.match_id, events_table.c.seq, events_table.c.at).cte("appended"))
     _append_cte = (update(matches_table).where(matches_table.c.id == _appended.c.match_id)
                    .values(version=_appended.c.seq, updated=_appended.c.at, revision=matches_table.c.revision + literal_column("1")))
+    # Guarded by the revision the writer's copy holds (several processes): the event is inserted only while the
+    # match's revision is still that one, and the summary's update, joined on what was inserted, follows it.
+    _unchanged = exists().where(matches_table.c.id == bindparam("match_id", type_=String),
+                                matches_table.c.revision == bindparam("revision", type_=Integer))
+    _appended_guarded = (insert(events_table).from_select(
+        ["match_id", "seq", "kind", "data", "seat", "at"],
+        select(bindparam("match_id", type_=String), bindparam("seq", type_=Integer), bindparam("kind", type_=String),
+               bindparam("data", type_=Text), bindparam("seat", type_=Integer), cast(bindparam("at"), Float))
+        .where(_unchanged))
+        .returning(events_table.c.match_id, events_table.c.seq, events_table.c.at).cte("appended"))
+    _append_guarded_cte = (update(matches_table).where(matches_table.c.id == _appended_guarded.c.match_id)
+                           .values(version=_appended_guarded.c.seq, updated=_appended_guarded.c.at,
+                                   revision=matches_table.c.revision + literal_column("1")))
+    _summarise_guarded = _summarise.where(matches_table.c.revision == bindparam("revision"))
     _revision = select(matches_table.c.revision).where(matches_table.c.id == bindparam("match_id"))
 
     def _for_driver(self, statement, keys=None):
@@ -276,23 +297,32 @@ class Storage:
             return compiled.string, lambda values: tuple(values[key] for key in order)
         return compiled.string, lambda values: values
 
-    def append_event(self, match_id: str, e: EventRow) -> None:
+    def append_event(self, match_id: str, e: EventRow, revision: int | None = None) -> None:
         """Append one event and update the match's version and time with it; Conflict if its sequence number
-        is taken (a lost race), and then nothing changed."""
+        is taken (a lost race), and then nothing changed. Given the `revision` the writer's copy of the match
+        holds, RevisionMoved (nothing written) if the match's revision moved since, without an event."""
         values = {"match_id": match_id, "seq": e.seq, "kind": e.kind, "data": json.dumps(e.data), "seat": e.seat,
-                  "at": e.at}
+                  "at": e.at, "revision": revision}
+        moved = RevisionMoved(f"match {match_id} changed since revision {revision}")
         if self._summarise_sql is None:
             import psycopg
+            sql, args = ((self._append_sql, self._append_args) if revision is None
+                         else (self._guarded_sql, self._guarded_args))
             try:
                 with self._driver() as conn:
-                    conn.execute(self._append_sql, self._append_args(values), prepare=True)
+                    written = conn.execute(sql, args(values), prepare=True).rowcount
             except psycopg.IntegrityError as exc:
                 raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
+            if revision is not None and written != 1:
+                raise moved
             return
+        summarise, args = ((self._summarise_sql, self._summarise_args) if revision is None
+                           else (self._guarded_sql, self._guarded_args))
         try:
             with self.engine.begin() as conn:
                 conn.exec_driver_sql(self._append_sql, self._append_args(values))
-                conn.exec_driver_sql(self._summarise_sql, self._summarise_args(values))
+                if conn.exec_driver_sql(summarise, args(values)).rowcount != 1 and revision is not None:
+                    raise moved  # rolls the insert back with it
         except IntegrityError as exc:
             raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
 

@@ -23,7 +23,7 @@ from games import IllegalMove
 from ..clocks import Clocks, ClockState
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
-from ..infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage
+from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
 from . import invites
 from .offers import Offers, Situation
@@ -37,6 +37,11 @@ log = logging.getLogger("quadrille")
 MAX_MOVE_LENGTH = 200
 MAX_NAME_LENGTH = 40
 EXTRA_EVENTS = 400  # beyond 4 events a move: the decisions of a long life (offers, hand-overs, a rematch)
+
+
+class CopyBehind(ServiceError):
+    """A write refused because this process's copy of the match is behind a change made elsewhere without an
+    event (a seat handed over, a pause): to a client, a `stale-version` like any other."""
 
 
 @dataclass
@@ -328,8 +333,15 @@ class MatchService:
         if snapshot is not None:
             data = {**data, "clock": snapshot}
         event = EventRow(seq=match.version + 1, kind=kind, data=data, seat=seat, at=time.time())
+        # With several processes the write is guarded by the revision this copy holds: a seat handed over through
+        # another process moves the revision without an event, and a copy from before it must not let the
+        # retired token play (play then tries again on a copy caught up).
+        guard = match.revision if self.checked and match.revision >= 0 else None
         try:
-            self.storage.append_event(match.id, event)
+            self.storage.append_event(match.id, event, revision=guard)
+        except RevisionMoved:
+            match.revision = -1
+            raise CopyBehind(409, "stale-version", "The match changed meanwhile; reload and try again.")
         except Conflict:
             # Another process or a stale cache entry wrote first: catch up (checked) or reload, and let the
             # client retry.
@@ -763,6 +775,8 @@ class MatchService:
             if match.version == version and match.revision >= 0:
                 try:
                     return self._play(match, token, move, version)
+                except CopyBehind:
+                    pass  # the match changed elsewhere without a move: try on a copy caught up, below
                 except ServiceError as exc:
                     if exc.error == "stale-version":
                         raise

@@ -300,3 +300,21 @@ def test_a_copy_whose_revision_lags_never_hides_a_move(services):
             record = service.record(match)
             assert [(e["seq"], e["move"]) for e in record["events"] if e["kind"] == "move"] == stored()
         assert all(dict(stored()).get(v) == m for v, m in acknowledged.items())
+
+
+def test_a_seat_handed_over_through_one_process_cannot_be_played_by_its_retired_token_through_another(services):
+    a, b = services
+    created = a.create("trails", None, "online")
+    claimed = b.claim(created["match"], invite=created["invite_secret"])
+    match = created["match"]
+    state = a.state(match)
+    b.state(match)  # both hold a copy at the same version
+    tokens = {1: created["token"], 2: claimed["token"]}
+    retired, new_key = tokens[state["turn"]], "a-new-seat-key-0123456789abcdef"
+    b.hand_over(match, retired, new_key)  # a seat change, no event: a's copy is behind without knowing it
+    with pytest.raises(ServiceError) as refused:
+        a.play(match, retired, state["legal"][0], state["version"])  # the version a holds: the fast path
+    assert refused.value.error == "unauthorized"
+    assert b.state(match)["version"] == state["version"]  # nothing was written
+    played = a.play(match, new_key, state["legal"][0], state["version"])
+    assert played["version"] == state["version"] + 1 and b.state(match)["moves"] == [state["legal"][0]]
