@@ -26,6 +26,7 @@ import logging
 import time
 from typing import Callable
 
+from ..infra.background import repeat
 from ..infra.storage import Storage
 from ..infra.timers import MemoryTimers
 from .control import Bounds, TimeControl, parse_time_control
@@ -173,12 +174,8 @@ class Clocks:
         self.store.beat(self.clock())
 
     def _beat_forever(self) -> None:
-        while self._running:
-            self._sleep(self.beat_interval)
-            try:
-                self.beat()
-            except Exception:
-                log.warning("the clocks' heartbeat could not be written", exc_info=True)
+        repeat(self.beat, self.beat_interval, sleep=self._sleep, running=lambda: self._running,
+               failure="the clocks' heartbeat could not be written")
 
     def close(self) -> None:
         """At shutdown: a last beat, so that the downtime counts from now (only from a process that beat)."""

@@ -12,14 +12,12 @@ lease, `SET NX PX`, renewed and released only by its holder, checked by a script
 """
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from typing import Callable
 
+from .background import repeat
 from .presence import node_id
-
-log = logging.getLogger("quadrille")
 
 
 class MemoryLeases:
@@ -100,12 +98,8 @@ class RedisLeases:
             self._renew(keys=[self._key(k) for k, _ in held], args=[self.node, *(int(t * 1000) for _, t in held)])
 
     def _renew_forever(self) -> None:
-        while self._running:
-            self._sleep(self.every)
-            try:
-                self.renew()
-            except Exception:
-                log.warning("leases could not be renewed in Redis", exc_info=True)
+        repeat(self.renew, self.every, sleep=self._sleep, running=lambda: self._running,
+               failure="leases could not be renewed in Redis")
 
     def close(self) -> None:
         self._running = False

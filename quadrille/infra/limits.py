@@ -62,9 +62,10 @@ class Budgets:
                  refusals_before_close: int, enabled: bool = True, storage_options: dict | None = None):
         """`storage_options`: for a storage other than memory (a Redis connection pool to share)."""
         self.enabled = enabled
-        remote = not counter_storage_uri(storage_uri).startswith("quadrille-memory")
+        uri = counter_storage_uri(storage_uri)
+        remote = not uri.startswith("quadrille-memory")
         self.limiter = strategies.SlidingWindowCounterRateLimiter(
-            storage.storage_from_string(counter_storage_uri(storage_uri), **((storage_options or {}) if remote else {})))
+            storage.storage_from_string(uri, **((storage_options or {}) if remote else {})))
         # per socket: this process's memory, whatever stores the addresses' counts
         self.local = (self.limiter if not remote
                       else strategies.SlidingWindowCounterRateLimiter(SweepingMemoryStorage()))

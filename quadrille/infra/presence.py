@@ -26,6 +26,8 @@ import time
 import uuid
 from typing import Callable
 
+from .background import repeat
+
 
 class MemoryPresence:
     """sid -> (match, seats held), indexed by match; (match, seat) -> when its player was last here."""
@@ -243,15 +245,14 @@ class RedisPresence(MemoryPresence):
         pipe.execute()
 
     def _refresh_forever(self) -> None:
-        while self._running:
-            self._sleep(self.ttl / 3)
-            try:
-                matches = self.local_matches()
-                self._publish(matches)
-                self.reap(matches)
-            except Exception:  # Redis away for a moment: the next round tries again
-                import logging
-                logging.getLogger("quadrille").warning("presence could not be refreshed in Redis", exc_info=True)
+        repeat(self.refresh, self.ttl / 3, sleep=self._sleep, running=lambda: self._running,
+               failure="presence could not be refreshed in Redis")
+
+    def refresh(self) -> None:
+        """Rewrite this process's entries (they lapse after `ttl` unless refreshed) and reap the dead's."""
+        matches = self.local_matches()
+        self._publish(matches)
+        self.reap(matches)
 
     def close(self) -> None:
         """Withdraw this process's entries (a clean stop: its players left now)."""

@@ -106,6 +106,13 @@ class Conflict(Exception):
     """A write lost a race (an event with this sequence number already exists)."""
 
 
+def _summarised(appended):
+    """The append as one statement on PostgreSQL: the match's summary updated from the event `appended` (a CTE
+    that inserts it) inserted, in the same statement."""
+    return (update(matches_table).where(matches_table.c.id == appended.c.match_id)
+            .values(version=appended.c.seq, updated=appended.c.at, revision=matches_table.c.revision + literal_column("1")))
+
+
 class RevisionMoved(Conflict):
     """A guarded append found the match changed since the writer's copy (a seat handed over, a pause), though
     no event was added: nothing was written."""
@@ -271,8 +278,7 @@ class Storage:
                                              kind=bindparam("kind"), data=bindparam("data"), seat=bindparam("seat"),
                                              at=bindparam("at"))
                  .returning(events_table.c.match_id, events_table.c.seq, events_table.c.at).cte("appended"))
-    _append_cte = (update(matches_table).where(matches_table.c.id == _appended.c.match_id)
-                   .values(version=_appended.c.seq, updated=_appended.c.at, revision=matches_table.c.revision + literal_column("1")))
+    _append_cte = _summarised(_appended)
     # Guarded by the revision the writer's copy holds (several processes): the event is inserted only while the
     # match's revision is still that one, and the summary's update, joined on what was inserted, follows it.
     _unchanged = exists().where(matches_table.c.id == bindparam("match_id", type_=String),
@@ -283,9 +289,7 @@ class Storage:
                bindparam("data", type_=Text), bindparam("seat", type_=Integer), cast(bindparam("at"), Float))
         .where(_unchanged))
         .returning(events_table.c.match_id, events_table.c.seq, events_table.c.at).cte("appended"))
-    _append_guarded_cte = (update(matches_table).where(matches_table.c.id == _appended_guarded.c.match_id)
-                           .values(version=_appended_guarded.c.seq, updated=_appended_guarded.c.at,
-                                   revision=matches_table.c.revision + literal_column("1")))
+    _append_guarded_cte = _summarised(_appended_guarded)
     _summarise_guarded = _summarise.where(matches_table.c.revision == bindparam("revision"))
     _revision = select(matches_table.c.revision).where(matches_table.c.id == bindparam("match_id"))
 
@@ -303,7 +307,6 @@ class Storage:
         holds, RevisionMoved (nothing written) if the match's revision moved since, without an event."""
         values = {"match_id": match_id, "seq": e.seq, "kind": e.kind, "data": json.dumps(e.data), "seat": e.seat,
                   "at": e.at, "revision": revision}
-        moved = RevisionMoved(f"match {match_id} changed since revision {revision}")
         if self._summarise_sql is None:
             import psycopg
             sql, args = ((self._append_sql, self._append_args) if revision is None
@@ -314,7 +317,7 @@ class Storage:
             except psycopg.IntegrityError as exc:
                 raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
             if revision is not None and written != 1:
-                raise moved
+                raise RevisionMoved(f"match {match_id} changed since revision {revision}")
             return
         summarise, args = ((self._summarise_sql, self._summarise_args) if revision is None
                            else (self._guarded_sql, self._guarded_args))
@@ -322,7 +325,8 @@ class Storage:
             with self.engine.begin() as conn:
                 conn.exec_driver_sql(self._append_sql, self._append_args(values))
                 if conn.exec_driver_sql(summarise, args(values)).rowcount != 1 and revision is not None:
-                    raise moved  # rolls the insert back with it
+                    # rolls the insert back with it
+                    raise RevisionMoved(f"match {match_id} changed since revision {revision}")
         except IntegrityError as exc:
             raise Conflict(f"event {e.seq} of match {match_id} exists") from exc
 

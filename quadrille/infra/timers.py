@@ -23,6 +23,8 @@ import threading
 import time
 from typing import Callable
 
+from .background import repeat
+
 log = logging.getLogger("quadrille")
 
 
@@ -138,12 +140,8 @@ class RedisTimers(_Handlers):
         return max(first[0][1] - self.clock(), 0.0) if first else None
 
     def _poll_forever(self) -> None:
-        while self._running:
-            self._sleep(self.POLL)
-            try:
-                self.fire_due()
-            except Exception:
-                log.warning("timers could not be read from Redis", exc_info=True)
+        repeat(self.fire_due, self.POLL, sleep=self._sleep, running=lambda: self._running,
+               failure="timers could not be read from Redis")
 
     def close(self) -> None:
         self._running = False
