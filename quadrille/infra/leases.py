@@ -76,12 +76,13 @@ class RedisLeases:
     def acquire(self, key: str, ttl: float) -> bool:
         name = self._key(key)
         ms = int(ttl * 1000)
-        if self.redis.set(name, self.node, nx=True, px=ms) or self.redis.get(name) == self.node.encode():
-            self.redis.pexpire(name, ms)
-            with self._lock:
-                self._held[key] = ttl
-            return True
-        return False
+        if not self.redis.set(name, self.node, nx=True, px=ms):  # taken with its expiry, or held already:
+            if self.redis.get(name) != self.node.encode():
+                return False
+            self.redis.pexpire(name, ms)  # held by this process: its time starts again
+        with self._lock:
+            self._held[key] = ttl
+        return True
 
     def release(self, key: str) -> None:
         with self._lock:

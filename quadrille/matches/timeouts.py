@@ -14,6 +14,7 @@ the shared set announces it, once. Everything runs on an injected clock, and tes
 """
 from __future__ import annotations
 
+import threading
 from typing import Callable
 
 from ..infra.presence import Presence
@@ -34,6 +35,8 @@ class DisconnectTimeouts:
         self.on_due = on_due or (lambda match_id: None)
         self.timers = timers if timers is not None else MemoryTimers(clock, spawn, sleep)
         self.timers.handle(PREFIX, self._due)
+        self._scheduled: dict[str, float] = {}  # key -> deadline: what this process already scheduled
+        self._lock = threading.Lock()
 
     # -- the decision -----------------------------------------------------------------------------
     def away(self, match_id: str, seats: list[int], began: float, fresh: bool = False) -> list[dict]:
@@ -50,8 +53,19 @@ class DisconnectTimeouts:
             entries.append({"seat": seat, "seconds": round(max(now - since, 0.0), 1),
                             "claimable_in": round(max(deadline - now, 0.0), 1)})
             if deadline > now:
-                self.timers.schedule(f"{PREFIX}{match_id}:{seat}:{deadline:.3f}", round(deadline, 3))
+                self._schedule_once(f"{PREFIX}{match_id}:{seat}:{deadline:.3f}", round(deadline, 3), now)
         return entries
+
+    def _schedule_once(self, key: str, deadline: float, now: float) -> None:
+        """Every STATE with an away seat computes its deadline again: schedule each key once per process (with
+        RedisTimers, each time was a round trip)."""
+        with self._lock:
+            if key in self._scheduled:
+                return
+            if len(self._scheduled) > 4096:  # forget the deadlines passed
+                self._scheduled = {k: d for k, d in self._scheduled.items() if d > now}
+            self._scheduled[key] = deadline
+        self.timers.schedule(key, deadline)
 
     def claimable(self, entry: dict) -> bool:
         return entry["claimable_in"] <= 0
