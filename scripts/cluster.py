@@ -436,12 +436,6 @@ class Cluster:
         queue = ", redis" if self.queue_url else ""
         return f"Quadrille cluster ready on {self.url}/ ({len(self.apps)} processes, {database}{queue})"
 
-    def server_pids(self) -> list[int]:
-        """Every server-side process: app processes and their computer workers, PostgreSQL (its backends
-        too), Redis, nginx (its workers too)."""
-        roots = [app.pid for app in self.apps if app.alive()] + [s.pid for s in self._services() if s.alive()]
-        return sorted(set(roots) | {child for pid in roots for child in descendants(pid)})
-
     def _services(self) -> list[Service]:
         return [s for s in (self.nginx, self.postgres, self.redis) if s is not None]
 

@@ -39,13 +39,9 @@ import socket
 import subprocess
 import sys
 
+from scripts.cluster import free_port
+
 ASYNC_MODES = ("gevent", "eventlet")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ServerProcess:
