@@ -8,7 +8,8 @@ Each match is an online Trails and Towers match (11x11) with two Socket.IO clien
 transport), one per seat. The player to move waits `--think` seconds (uniform between half and
 one and a half times it; 0 plays flat out), emits `move` with the version it knows, and the time
 from that emit to the `state` event of the new version on the mover's own client is the latency.
-A finished match is replaced by a new one, so the load stays steady. Clients run in several
+A finished match is replaced by a new one, so the load stays steady; each seat connects again for it,
+naming the match as a match page does. Clients run in several
 processes (--procs) so that the client side is not the bottleneck.
 
 Reports: accepted moves per second, refused moves, and p50/p95/p99 latency in milliseconds.
@@ -66,16 +67,19 @@ class Seat:
         self.seen = -1                        # the newest version received
         self.sio.on("state", self.on_state)
 
-    async def connect(self):
-        await self.sio.connect(self.url, transports=["websocket"], wait_timeout=30)
-
     async def join(self, match: str, token: str, seat: int) -> dict:
+        """Connect for this match, as a match page does (`?match=` lets nginx send both seats of a match to one
+        process in a cluster; one process ignores it), and watch it."""
         self.match, self.token, self.seat = match, token, seat
         self.over = asyncio.Event()
         self.pending.clear()
         self.seen = -1
+        await self.sio.connect(f"{self.url}/?match={match}", transports=["websocket"], wait_timeout=30)
         ack = await self.sio.call("watch", {"match": match, "token": token}, timeout=30)
         return ack["state"]
+
+    async def leave(self):
+        await self.sio.disconnect()
 
     async def on_state(self, state):
         if state.get("match") != self.match or state["version"] <= self.seen:
@@ -118,8 +122,6 @@ async def table(url: str, stats: dict, think: float, rng: random.Random) -> None
     """Two seats playing match after match until the run ends."""
     loop = asyncio.get_running_loop()
     blue, red = Seat(url, stats, think, rng), Seat(url, stats, think, rng)
-    await blue.connect()
-    await red.connect()
     while stats["running"]:
         match, blue_token, red_token = await loop.run_in_executor(None, new_match, url)
         await red.join(match, red_token, 2)
@@ -127,8 +129,8 @@ async def table(url: str, stats: dict, think: float, rng: random.Random) -> None
         while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
             await asyncio.sleep(0.05)
         stats["games"] += 1
-    await blue.sio.disconnect()
-    await red.sio.disconnect()
+        await blue.leave()
+        await red.leave()
 
 
 async def run_matches(url: str, matches: int, seconds: float, think: float, seed: int) -> dict:

@@ -156,8 +156,10 @@ def create_app(config: dict | None = None) -> Flask:
     clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
 
     def health() -> tuple[dict, bool]:
-        """For load balancers and checks: this process, its database and its queue, and whether both answer."""
-        answer = {"ok": True, "process": os.getpid(), "database": storage.dialect, "queue": "redis" if queue else None}
+        """For load balancers and checks: this process, its database and its queue, and whether both answer;
+        `sockets` is how many Socket.IO connections this process holds (how evenly nginx spreads them)."""
+        answer = {"ok": True, "process": os.getpid(), "database": storage.dialect, "queue": "redis" if queue else None,
+                  "sockets": len(socketio.server.eio.sockets)}
         for name, ping in (("database", storage.ping), ("queue", client.ping if client is not None else None)):
             if ping is None:
                 continue

@@ -45,7 +45,8 @@
       const list = seats.map(label);
       return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}` : list[0] || "";
     };
-    const socket = io({ transports: ["websocket", "polling"] });
+    // Naming the match lets nginx send every socket of this match to one process in a cluster (deploy/nginx.conf).
+    const socket = io({ transports: ["websocket", "polling"], query: { match: matchId } });
     window.quadrilleSocket = socket; // for tests and the console
 
     let fade = null;

@@ -21,24 +21,57 @@ THINK = 0.25
 
 class Seat:
     def __init__(self, url: str, stats: dict, rng: random.Random, think: float):
-        import socketio
-        self.sio = socketio.AsyncClient(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0,
-                                        randomization_factor=0.2)
         self.url, self.stats, self.rng, self.think = url, stats, rng, think
+        self.sio = None
         self.match = self.token = self.seat = None
         self.acknowledged: list = []
         self.over = asyncio.Event()
         self.moving = False
         self.version = -1
-        self.sio.on("state", self.on_state)
-        self.sio.on("connect", self.on_connect)
-        self.sio.on("disconnect", self.on_disconnect)
         self._connected_once = False
         self.generation = 0  # connections so far: a move sent on an earlier one is never answered
         self.joined = asyncio.Event()
 
-    async def connect(self):
-        await self.sio.connect(self.url, transports=["websocket"], wait_timeout=30)
+    def new_client(self):
+        """A Socket.IO client that reconnects as the pages do; its events count only while it is this seat's."""
+        import socketio
+        sio = socketio.AsyncClient(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0,
+                                   randomization_factor=0.2)
+
+        async def state(data):
+            if sio is self.sio:
+                await self.on_state(data)
+
+        async def connect():
+            if sio is self.sio:
+                await self.on_connect()
+
+        async def disconnect(*_):
+            if sio is self.sio:
+                await self.on_disconnect()
+        sio.on("state", state)
+        sio.on("connect", connect)
+        sio.on("disconnect", disconnect)
+        return sio
+
+    async def open(self, match: str) -> None:
+        """A socket of its own for each match, as a browser has a page: the previous one closes once the
+        answer to its last move came, and the new one names its match (`?match=`), as the match page does, so
+        that nginx sends every socket of the match to the match's home process."""
+        for _ in range(150):
+            if not self.moving:
+                break
+            await asyncio.sleep(0.1)
+        if self.sio is not None:
+            await self.sio.disconnect()
+        self.sio, self._connected_once = self.new_client(), False
+        for _ in range(60):
+            try:
+                await self.sio.connect(f"{self.url}/?match={match}", transports=["websocket"], wait_timeout=30)
+                return
+            except Exception:  # a process restarting: nginx sends the next attempt elsewhere
+                await asyncio.sleep(0.3)
+        raise RuntimeError(f"could not connect for match {match}")
 
     async def on_disconnect(self, *_):
         """A move in flight went with the connection (no answer can come on the next one): the player may move
@@ -73,8 +106,10 @@ class Seat:
             await asyncio.sleep(0.3)
 
     async def join(self, match: str, token: str, seat: int, log: list) -> None:
-        """Watch the match as a player, and wait until its state came (from this watch, or from the one sent
-        again after a reconnection: a call on a connection that died is never answered)."""
+        """Open the match's socket and watch the match as a player, and wait until its state came (from this
+        watch, or from the one sent again after a reconnection: a call on a connection that died is never
+        answered)."""
+        await self.open(match)
         self.match, self.token, self.seat, self.acknowledged = match, token, seat, log
         self.moving = False  # a move of the previous match may still await its answer: it is not this match's
         self.over = asyncio.Event()
@@ -156,8 +191,6 @@ def new_match(url: str) -> tuple[str, str, str]:
 async def table(url: str, stats: dict, rng: random.Random, think: float, logs: dict) -> None:
     loop = asyncio.get_running_loop()
     blue, red = Seat(url, stats, rng, think), Seat(url, stats, rng, think)
-    await blue.connect()
-    await red.connect()
     while stats["running"]:
         match, blue_token, red_token = await loop.run_in_executor(None, new_match, url)
         log = logs.setdefault(match, [])
@@ -166,7 +199,8 @@ async def table(url: str, stats: dict, rng: random.Random, think: float, logs: d
         while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
             await asyncio.sleep(0.05)
     for seat in (blue, red):
-        await seat.sio.disconnect()
+        if seat.sio is not None:
+            await seat.sio.disconnect()
 
 
 async def run(url: str, matches: int, seconds: float, think: float, seed: int) -> dict:

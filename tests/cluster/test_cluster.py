@@ -54,12 +54,43 @@ def test_the_cluster_answers_through_nginx_and_each_process_says_who_it_is(make_
     pids = {app.pid for app in cluster.apps}
     for app in cluster.apps:
         health = requests.get(f"{app.url}/api/health").json()
-        assert health == {"ok": True, "process": app.pid, "database": "postgresql", "queue": "redis"}
+        assert health == {"ok": True, "process": app.pid, "database": "postgresql", "queue": "redis", "sockets": 0}
     seen = {requests.get(f"{cluster.url}/api/health").json()["process"] for _ in range(30)}
     assert seen <= pids and len(seen) >= 2  # nginx spreads requests over the processes
     description = json.loads((cluster.data / "cluster.json").read_text())
     assert [p["pid"] for p in description["processes"]] == [app.pid for app in cluster.apps]
     assert requests.get(cluster.url + "/").status_code == 200
+
+
+def through_nginx_from(address: str, cluster, path: str) -> dict:
+    """A GET through nginx from one loopback address (the whole of 127/8 is this machine's): its headers."""
+    import http.client
+    connection = http.client.HTTPConnection("127.0.0.1", cluster.port, timeout=10, source_address=(address, 0))
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return {"status": response.status, **{k.lower(): v for k, v in response.getheaders()}}
+    finally:
+        connection.close()
+
+
+def test_behind_nginx_each_process_sees_the_browsers_host_and_address(make_cluster):
+    """nginx passes the proxy headers on every route: a browser's Origin is its own site's (so its POSTs and
+    its WebSocket are accepted), and each client's address has a budget of its own."""
+    cluster = make_cluster(2)
+    created = requests.post(f"{cluster.url}/api/matches", json={"game": "trails", "mode": "online"},
+                            headers={"Origin": cluster.url, "Sec-Fetch-Site": "same-origin"})
+    assert created.status_code == 201, created.text
+    sio = socketio.Client(reconnection=False)  # websocket-client sends the Origin a browser would
+    sio.connect(f"{cluster.url}/?match={created.json()['match']}", transports=["websocket"], wait_timeout=10)
+    assert sio.call("watch", {"match": created.json()["match"]}, timeout=10)["ok"]
+    sio.disconnect()
+    for _ in range(3):
+        first = through_nginx_from("127.0.0.2", cluster, "/api/games")
+    other = through_nginx_from("127.0.0.3", cluster, "/api/games")
+    assert first["status"] == other["status"] == 200
+    assert int(other["x-ratelimit-remaining"]) - int(first["x-ratelimit-remaining"]) == 2, (first, other)
 
 
 def test_a_watcher_on_one_process_sees_a_move_made_through_another(make_cluster):
@@ -85,6 +116,71 @@ def test_a_watcher_on_one_process_sees_a_move_made_through_another(make_cluster)
     finally:
         watcher.disconnect()
         player.disconnect()
+
+
+def test_the_sockets_of_a_match_meet_on_one_process_and_other_sockets_spread(make_cluster):
+    """nginx sends every socket that names its match (`?match=`, as the match page does) to the match's home
+    process, so that its moves need no catch-up and its broadcasts no Redis; matches and sockets that name none
+    spread over the processes."""
+    cluster = make_cluster(3)
+
+    def held() -> list[int]:
+        return [requests.get(f"{app.url}/api/health").json()["sockets"] for app in cluster.apps]
+    opened, homes = [], set()
+    try:
+        for _ in range(10):
+            match, blue, red = online_match(cluster.url)
+            before = held()
+            opened += [client(f"{cluster.url}/?match={match}", match, token) for token in (blue, red, None)]
+            grew = [after - was for after, was in zip(held(), before)]
+            assert sorted(grew) == [0, 0, 3], grew  # the two players and a spectator, together
+            homes.add(grew.index(3))
+        assert len(homes) >= 2
+        before = held()
+        opened += [client(cluster.url) for _ in range(6)]
+        assert sum(1 for after, was in zip(held(), before) if after > was) >= 2
+    finally:
+        for sio in opened:
+            sio.disconnect()
+
+
+def test_a_watcher_who_joins_another_process_mid_game_ends_on_the_last_move(make_cluster):
+    """A broadcast goes through Redis only when presence names another process in the match; watchers that
+    join a second process while the first records moves as fast as it can must still end on the last one."""
+    cluster = make_cluster(2)
+    one, two = (app.url for app in cluster.apps)
+    watchers, joined_mid_game = [], 0
+    try:
+        for _ in range(8):
+            match, blue, red = online_match(one, options={"size": 15})
+            final = {}
+
+            def mover():
+                while True:
+                    state = requests.get(f"{one}/api/matches/{match}").json()
+                    if state["outcome"] is not None:
+                        final["version"] = state["version"]
+                        return
+                    move(one, match, (blue, red)[state["turn"] - 1])
+            moving = threading.Thread(target=mover)
+            moving.start()
+            these = []
+            while moving.is_alive() and len(these) < 4:
+                seen: list = []
+                sio = socketio.Client(reconnection=False)
+                sio.on("state", lambda state, seen=seen: seen.append(state["version"]))
+                sio.connect(two, transports=["websocket"], wait_timeout=10)
+                seen.append(sio.call("watch", {"match": match}, timeout=10)["state"]["version"])
+                these.append((sio, seen))
+            moving.join(60)
+            joined_mid_game += sum(1 for _, seen in these if 0 < seen[0] < final["version"])
+            watchers += these
+            wait_until(lambda: all(max(seen) == final["version"] for _, seen in these), 5,
+                       f"every watcher to hear the last move, {final['version']}: {[max(s) for _, s in these]}")
+        assert joined_mid_game >= 3
+    finally:
+        for sio, _ in watchers:
+            sio.disconnect()
 
 
 def test_two_processes_racing_on_one_match_give_one_success_and_one_stale_version(make_cluster):

@@ -5,7 +5,8 @@ can send that acknowledgement hundreds of milliseconds later: by then the other 
 table has made a new match, and this seat has joined it. The helper once filed the late acknowledgement under
 the new match, and the rolling-restart test reported an acknowledged move "lost" from a match that never had
 it. The server's side of this is what the cluster tests check; here its answer is held back on purpose, by a
-socket that answers `watch` at once and the move only when told, to make that order happen every time."""
+socket that answers `watch` at once and the move only when told, to make that order happen every time. (Each
+match has a socket of its own, as a page has: the old one closes only once its move's answer came.)"""
 from __future__ import annotations
 
 import asyncio
@@ -32,6 +33,12 @@ class LateAcknowledgements:
     def on(self, *_):
         pass
 
+    async def connect(self, *_, **__):
+        self.connected = True
+
+    async def disconnect(self):
+        self.connected = False
+
     async def call(self, event, data, timeout):
         if event == "watch":
             return {"ok": True, "state": {"match": data["match"], "version": 0, "turn": 2, "outcome": None,
@@ -45,17 +52,22 @@ def test_a_late_acknowledgement_is_filed_under_the_match_its_move_was_sent_in():
         stats = {"accepted": 0, "refused": {}, "reconnects": 0, "lost_acks": 0, "errors": [], "running": True,
                  "reconnected": [], "ended": {}, "lost": {}, "sent": {}, "trace": {}}
         seat = Seat("http://unused", stats, random.Random(1), think=0.0)
-        seat.sio = LateAcknowledgements()
+        seat.sio = first = LateAcknowledgements()
+        seat.new_client = LateAcknowledgements  # the next match's socket
         ended, next_one = [], []
         seat.match, seat.token, seat.seat, seat.acknowledged = "ended", "blue", 1, ended
         moving = asyncio.create_task(seat.play({"version": 16, "legal": ["up"], "turn": 1}))
         await asyncio.sleep(0.01)  # move 17 is sent; the game is over and the table joins its next match
-        await seat.join("next", "blue-2", 1, next_one)
-        seat.sio.release.set()
+        joining = asyncio.create_task(seat.join("next", "blue-2", 1, next_one))
+        await asyncio.sleep(0.05)
+        assert first.connected  # the old socket waits for its move's answer before it closes
+        first.release.set()
         await moving
-        return ended, next_one, stats, seat
-    ended, next_one, stats, seat = run_on_a_loop_of_its_own(scenario())
+        await joining
+        return ended, next_one, stats, seat, first
+    ended, next_one, stats, seat, first = run_on_a_loop_of_its_own(scenario())
     assert [(version, move) for version, move, _ in ended] == [(17, "up")]
     assert next_one == []
     assert stats["sent"] == {"ended": [(17, "up")]} and stats["accepted"] == 1
     assert not seat.moving  # the next match's turns are played
+    assert not first.connected and seat.sio is not first and seat.match == "next"

@@ -205,7 +205,8 @@ def test_health_says_which_process_database_and_queue(client, database):
     answer = client.get("/api/health")
     assert answer.status_code == 200
     assert answer.get_json() == {"ok": True, "process": os.getpid(),
-                                 "database": "postgresql" if "://" in database else "sqlite", "queue": None}
+                                 "database": "postgresql" if "://" in database else "sqlite", "queue": None,
+                                 "sockets": 0}
 
 
 def test_health_is_503_when_the_queue_or_the_database_does_not_answer(postgres_server, tmp_path):
