@@ -11,22 +11,61 @@ another process, for a room where it has at least one client (or for everyone, o
 A message without the address line (published by a process that runs the stock manager, during a rolling
 upgrade) is decoded and handled as the stock manager would. Nothing else changes: the sender still handles its
 own emits at once, in process, as python-socketio does.
+
+A broadcast to a match's room is published only when another process has a client in that room, which presence
+records (`RedisPresence`: one field per process in the match's hash, written before the socket joins the room).
+With nginx sending every socket of a match to one process, that is rare, and a move then costs no message to
+encode, publish and hear back. Why nothing is missed: a process writes its field, joins the room, then reads the
+match; the mover commits, then reads the fields. If the watcher's read missed the move, the move was committed
+after that read began, so after the field was written, and the mover, reading later still, sees the field and
+publishes. A field of a process that died without removing it costs a publish nobody needs until it lapses;
+a live process whose field lapsed (its refreshes failed for longer than PRESENCE_TTL) and was reaped is told when
+it writes the field again, and sends its sockets there the STATE (`RedisPresence.on_restored`).
 """
 from __future__ import annotations
 
 import json
+import logging
+from typing import Callable
 
 import socketio
+
+log = logging.getLogger("quadrille.message_queue")
 
 SEPARATOR = b"\n"  # never inside a JSON document that json.dumps wrote (it escapes newlines in strings)
 
 
 class RoomAwareRedisManager(socketio.RedisManager):
     name = "redis"
+    # room -> the Redis hash whose fields name the processes with a client in that room, or None (always published)
+    audience_of: Callable[[str], str | None] | None = None
+    node: bytes = b""  # this process's field in those hashes
 
     def set_server(self, server):
         super().set_server(server)
         self.json = AddressedJson(self.json)  # the stock `_publish` writes every message through it
+
+    def publish_only_where_heard(self, audience_of: Callable[[str], str | None], node: str) -> None:
+        """Publish a broadcast to a room that `audience_of` knows only when its hash names another process."""
+        self.audience_of, self.node = audience_of, node.encode()
+
+    def _publish(self, data):
+        if self._heard_only_here(data):
+            return 0
+        return super()._publish(data)
+
+    def _heard_only_here(self, data: dict) -> bool:
+        room = data.get("room")
+        if self.audience_of is None or data.get("method") != "emit" or data.get("callback") or not isinstance(room, str):
+            return False
+        key = self.audience_of(room)
+        if key is None or self.redis is None:
+            return False
+        try:
+            return all(node == self.node for node in self.redis.hkeys(key))
+        except Exception as exc:  # in doubt, publish (the stock `_publish` reconnects and retries)
+            log.warning("could not read who hears %s: %s", room, exc)
+            return False
 
     def _listen(self):
         for raw in super()._listen():

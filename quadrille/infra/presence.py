@@ -19,6 +19,7 @@ seats_of, summary, local_matches, close), chosen by the application factory:
 from __future__ import annotations
 
 import json
+import logging
 import os
 import socket
 import threading
@@ -28,6 +29,8 @@ from typing import Callable
 
 from .background import repeat
 
+log = logging.getLogger("quadrille.presence")
+
 
 class MemoryPresence:
     """sid -> (match, seats held), indexed by match; (match, seat) -> when its player was last here."""
@@ -35,6 +38,10 @@ class MemoryPresence:
     # Called with a match id when its presence changed other than through this process's sockets (a dead
     # process's sockets vanished): the Socket.IO door announces it to the room.
     on_change: Callable[[str], None] | None = None
+    # Called with a match id when this process's entry there had lapsed although it kept sockets in the match
+    # (its refreshes failed for longer than the entry lives): the other processes' broadcasts skipped this one
+    # meanwhile (infra/message_queue.py), so its sockets need the STATE again. Only across processes.
+    on_restored: Callable[[str], None] | None = None
 
     def __init__(self, grace: float = 20.0, clock: Callable[[], float] = time.monotonic):
         self.grace = grace
@@ -176,6 +183,7 @@ class RedisPresence(MemoryPresence):
         self._pending_left: list[tuple[str, list[int], float]] = []  # seats whose last socket here left
         self._written: dict[tuple[str, int], float] = {}  # (match, seat) -> when `seen` last wrote it
         self._views: dict[str, tuple[float, list, dict]] = {}  # match -> (when read, live entries, sightings)
+        self._entered: set[str] = set()  # matches where this process's entry is written and not withdrawn
         self.node = node or node_id()
         self.seen_ttl = int(max(grace, 3600.0))
         started_key = f"{prefix}presence-started"
@@ -186,7 +194,9 @@ class RedisPresence(MemoryPresence):
             self._sleep = sleep
             spawn(self._refresh_forever)
 
-    def _key(self, match_id: str) -> str:
+    def entries_key(self, match_id: str) -> str:
+        """The hash whose fields name the processes with a socket in the match (`self.node` is this one's):
+        a field is written before the socket joins the match's room, and removed after its last socket left."""
         return f"{self.prefix}presence:{match_id}"
 
     def _seen_key(self, match_id: str) -> str:
@@ -236,13 +246,23 @@ class RedisPresence(MemoryPresence):
             fields = {f"{name}:{seat}": repr(at) for seat in gone for name in ("last", "left")}
             pipe.hset(self._seen_key(match_id), mapping=fields)
             pipe.expire(self._seen_key(match_id), self.seen_ttl)
+        written = []  # (match, the index of its HSET's answer: 1 when the field was new)
         for match_id, entry in entries:
             if entry is None:
-                pipe.hdel(self._key(match_id), self.node)
+                pipe.hdel(self.entries_key(match_id), self.node)
             else:
-                pipe.hset(self._key(match_id), self.node, entry)
-                pipe.expire(self._key(match_id), int(self.ttl * 3) + 1)
-        pipe.execute()
+                written.append((match_id, len(pipe)))
+                pipe.hset(self.entries_key(match_id), self.node, entry)
+                pipe.expire(self.entries_key(match_id), int(self.ttl * 3) + 1)
+        answers = pipe.execute()
+        with self._lock:
+            restored = [m for m, at in written if answers[at] == 1 and m in self._entered]
+            self._entered.difference_update(m for m, entry in entries if entry is None)
+            self._entered.update(m for m, _ in written)
+        for match_id in restored:
+            log.warning("presence in %s had lapsed while this process kept sockets there", match_id)
+            if self.on_restored is not None:
+                self.on_restored(match_id)
 
     def _refresh_forever(self) -> None:
         repeat(self.refresh, self.ttl / 3, sleep=self._sleep, running=lambda: self._running,
@@ -272,7 +292,7 @@ class RedisPresence(MemoryPresence):
             return []
         pipe = self.redis.pipeline(transaction=False)
         for match_id in match_ids:
-            pipe.hvals(self._key(match_id))
+            pipe.hvals(self.entries_key(match_id))
         now, changed = self.clock(), []
         for match_id, values in zip(match_ids, pipe.execute()):
             if any(json.loads(value)["until"] < now for value in values):
@@ -321,7 +341,7 @@ class RedisPresence(MemoryPresence):
         """The live entries of every process, and the sightings; entries of dead processes are dropped here,
         their seats recorded as having left when the entry was last refreshed."""
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hgetall(self._key(match_id))
+        pipe.hgetall(self.entries_key(match_id))
         pipe.hgetall(self._seen_key(match_id))
         raw, seen_raw = pipe.execute()
         now = self.clock()
@@ -345,7 +365,7 @@ class RedisPresence(MemoryPresence):
             if fields:
                 pipe.hset(self._seen_key(match_id), mapping={k: repr(v) for k, v in fields.items()})
                 pipe.expire(self._seen_key(match_id), self.seen_ttl)
-            pipe.hdel(self._key(match_id), *dead)
+            pipe.hdel(self.entries_key(match_id), *dead)
             pipe.execute()
         return live, seen
 

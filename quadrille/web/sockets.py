@@ -36,6 +36,11 @@ def room_of(match_id: str) -> str:
     return f"match:{match_id}"
 
 
+def match_of(room: str) -> str | None:
+    """The match whose room this is, or None for another kind of room."""
+    return room[len("match:"):] if room.startswith("match:") else None
+
+
 def register(socketio: SocketIO, service: MatchService, presence: Presence, budgets: Budgets,
              presence_interval: float = 0.25) -> None:
     counted: dict[str, str] = {}  # sid -> address, for the connections counted against an address
@@ -124,6 +129,17 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         return {**presence.summary(match_id), "away": away}
 
     presence.on_change = announce  # another process's sockets vanished (it died): the room hears it
+
+    def restore(match_id: str) -> None:
+        """This process's presence in the match had lapsed, so other processes' broadcasts skipped it: its
+        sockets there get the match's STATE now (only they: the others heard everything)."""
+        try:
+            state = service.state(match_id)
+        except ServiceError:
+            return
+        socketio.emit("state", state, to=room_of(match_id), ignore_queue=True)
+
+    presence.on_restored = restore
 
     @socketio.on("watch")
     @acknowledged

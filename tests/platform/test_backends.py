@@ -67,6 +67,33 @@ def test_a_dead_processs_sockets_vanish_within_its_ttl(client):
     assert alive.summary("m") == {"match": "m", "online": [2], "spectators": 0}
 
 
+def test_a_process_whose_entry_lapsed_while_it_kept_sockets_is_told_when_it_writes_it_again(client):
+    """Another process reaps an entry past its time (its refreshes failed: it looked dead), and broadcasts skip
+    a process that presence does not name (infra/message_queue.py): when it writes its entry again, it is told,
+    once, so that its sockets get the STATE again. A first entry, or one written after its last socket left,
+    is no lapse."""
+    import uuid
+    match = f"lapse-{uuid.uuid4().hex[:8]}"
+    stalled = RedisPresence(client, grace=5, ttl=0.5, node="stalled")
+    other = RedisPresence(client, grace=5, ttl=0.5, node="other")
+    restored = []
+    stalled.on_restored = restored.append
+    stalled.enter("s1", match, [1])
+    stalled.enter("s2", match, [])  # the same field written again
+    other.enter("s3", match, [2])
+    time.sleep(0.7)
+    other.refresh()  # reaps the stalled process's entry
+    assert client.hkeys(stalled.entries_key(match)) == [b"other"] and restored == []
+    stalled.refresh()
+    assert restored == [match] and set(client.hkeys(stalled.entries_key(match))) == {b"other", b"stalled"}
+    stalled.refresh()
+    assert restored == [match]
+    stalled.leave("s1"), stalled.leave("s2")
+    stalled.enter("s4", match, [])  # back after leaving: a first entry
+    assert restored == [match]
+    stalled.leave("s4"), other.leave("s3")
+
+
 def test_an_http_player_is_present_for_the_grace_period_in_every_process(client):
     a, b = two_presences(client, grace=3.0)
     a.seen("m", [1])

@@ -67,3 +67,70 @@ def test_a_process_decodes_only_the_messages_it_has_something_to_do_with(redis_u
     there.emit("notice", {"all": True})  # wakes the listener, which stops
     listening.join(10)
     assert not listening.is_alive()
+
+
+def test_a_match_broadcast_is_published_only_when_another_process_has_a_socket_in_it(redis_url):
+    """The hash named for a room (presence's entries: a field per process with a socket in the match) decides:
+    a room heard only here, or nowhere, costs no message; one that another process hears gets it, and so do rooms
+    that no hash describes (an account's inbox, everyone)."""
+    import redis
+    channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
+    there = manager(redis_url, channel)
+    there._redis_connect()
+    there.publish_only_where_heard(lambda room: prefix + room if room.startswith("match:") else None, "there")
+    client = redis.Redis.from_url(redis_url)
+    subscriber = client.pubsub(ignore_subscribe_messages=True)
+    subscriber.subscribe(channel)
+    client.hset(prefix + "match:alone", "there", "{}")
+    client.hset(prefix + "match:shared", mapping={"there": "{}", "here": "{}"})
+    try:
+        deadline = time.monotonic() + 10
+        while client.pubsub_numsub(channel)[0][1] < 1:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        there.emit("state", {"version": 1}, room="match:alone")
+        there.emit("state", {"version": 2}, room="match:nobody")
+        there.emit("state", {"version": 3}, room="match:shared")
+        there.emit("challenge", {"id": 4}, room="inbox:4")
+        there.emit("notice", {"all": True})
+        client.hdel(prefix + "match:shared", "here")  # the other process's last socket left
+        there.emit("state", {"version": 6}, room="match:shared")
+        there.emit("notice", {"last": True})
+        heard, deadline = [], time.monotonic() + 10
+        while not heard or heard[-1] != [{"last": True}]:
+            assert time.monotonic() < deadline, heard
+            message = subscriber.get_message(timeout=1)  # None for the (ignored) subscription's confirmation
+            if message is not None:
+                heard.append(json.loads(message["data"].partition(b"\n")[2])["data"])
+        assert heard == [[{"version": 3}], [{"id": 4}], [{"all": True}], [{"last": True}]]
+    finally:
+        subscriber.close()
+        client.delete(prefix + "match:alone", prefix + "match:shared")
+
+
+def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_path):
+    """A real server on the queue: its entry in a match vanishes from Redis (as when another process reaps an
+    entry whose refreshes failed for too long); its next refresh writes it again, and the match's sockets there
+    get its STATE at once, in case a broadcast skipped them meanwhile."""
+    import redis
+    import requests
+    from tests.conftest import ServerProcess, wait_until
+    prefix = f"test-{uuid.uuid4().hex}:"
+    server = ServerProcess(tmp_path / "lapse.db", settings={"CLUSTER_PREFIX": prefix, "PRESENCE_TTL": 0.6})
+    server.env["QUADRILLE_MESSAGE_QUEUE"] = redis_url
+    server.start()
+    watcher = socketio.Client(reconnection=False)
+    try:
+        match = requests.post(f"{server.url}/api/matches", json={"game": "trails", "mode": "online"}).json()["match"]
+        states: list = []
+        watcher.on("state", states.append)
+        watcher.connect(server.url, transports=["websocket"], wait_timeout=10)
+        assert watcher.call("watch", {"match": match}, timeout=10)["ok"]
+        time.sleep(0.5)  # refreshed meanwhile: nothing lapsed, nothing sent
+        assert states == []
+        redis.Redis.from_url(redis_url).delete(f"{prefix}presence:{match}")
+        wait_until(lambda: len(states) == 1, 5, "the STATE sent again")
+        assert states[0]["match"] == match and states[0]["version"] == 0
+    finally:
+        watcher.disconnect()
+        server.stop()
