@@ -49,16 +49,14 @@ class RoomAwareRedisManager(socketio.RedisManager):
         """Publish a broadcast to a room that `audience_of` knows only when its hash names another process."""
         self.audience_of, self.node = audience_of, node.encode()
 
-    def _publish(self, data):
-        if self._heard_only_here(data):
-            return 0
-        return super()._publish(data)
+    def emit(self, event, data, namespace=None, room=None, skip_sid=None, callback=None, to=None, **kwargs):
+        if callback is None and not kwargs.get("ignore_queue") and self._heard_only_here(to or room):
+            kwargs["ignore_queue"] = True  # handled here only: no message built, scanned, encoded or published
+        return super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid, callback=callback,
+                            to=to, **kwargs)
 
-    def _heard_only_here(self, data: dict) -> bool:
-        room = data.get("room")
-        if self.audience_of is None or data.get("method") != "emit" or data.get("callback") or not isinstance(room, str):
-            return False
-        key = self.audience_of(room)
+    def _heard_only_here(self, room) -> bool:
+        key = self.audience_of(room) if self.audience_of is not None and isinstance(room, str) else None
         if key is None or self.redis is None:
             return False
         try:
