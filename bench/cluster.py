@@ -2,6 +2,7 @@
 
     python bench/cluster.py                       # (a) (b) (c) (d), 200 matches, 0.25 s think time, 30 s each
     python bench/cluster.py --configs a,c --seconds 60
+    python bench/cluster.py --matches 80 --rounds 3       # each configuration three times, interleaved: the medians
     python bench/cluster.py --matches 60 --seconds 15   # a quick check that it works (figures not comparable)
 
     (a) one process on SQLite, no message queue     (b) one process on PostgreSQL + Redis
@@ -111,6 +112,13 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
     }
 
 
+def median_run(results: list[dict]) -> dict:
+    """The run whose CPU per move is the median of a configuration's runs (the lower middle one of an even
+    number), reported whole so that its figures belong together."""
+    ordered = sorted(results, key=lambda r: r["cpu_ms_per_move"] or float("inf"))
+    return ordered[(len(ordered) - 1) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--configs", default="a,b,c,d")
@@ -119,13 +127,21 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.25)
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--async-mode", choices=["gevent", "eventlet"], default="gevent")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the configurations this many times, interleaved (a b c d a b c d ...), and report "
+                             "each one's run of median CPU per move: one run varies by about 10%% here")
     args = parser.parse_args()
-    rows = []
-    for name in args.configs.split(","):
-        config = CONFIGS[name.strip()]
-        result = run(config, args.matches, args.seconds, args.think, args.procs, args.async_mode)
-        rows.append((config["label"], result))
-        print(json.dumps({"config": config["label"], **result}), flush=True)
+    names = [name.strip() for name in args.configs.split(",")]
+    runs: dict[str, list[dict]] = {name: [] for name in names}
+    for _ in range(args.rounds):
+        for name in names:
+            result = run(CONFIGS[name], args.matches, args.seconds, args.think, args.procs, args.async_mode)
+            runs[name].append(result)
+            print(json.dumps({"config": CONFIGS[name]["label"], **result}), flush=True)
+    rows = [(CONFIGS[name]["label"], median_run(runs[name])) for name in names]
+    if args.rounds > 1:
+        print("\nCPU per move in each round: " + "; ".join(
+            f"{name}: {', '.join(str(r['cpu_ms_per_move']) for r in runs[name])} ms" for name in names))
     base = next((r["cpu_ms_per_move"] for label, r in rows if label.startswith("(a)")), None)
     print()
     print("| configuration | accepted moves/s | p50 | p95 | p99 | server CPU per move | vs (a) | app / PostgreSQL / Redis / nginx |")
