@@ -65,6 +65,7 @@ class Seat:
         self.over = asyncio.Event()
         self.pending: dict[int, float] = {}   # version expected -> time the move was emitted
         self.seen = -1                        # the newest version received
+        self.moving: asyncio.Task | None = None
         self.sio.on("state", self.on_state)
 
     async def join(self, match: str, token: str, seat: int) -> dict:
@@ -79,6 +80,10 @@ class Seat:
         return ack["state"]
 
     async def leave(self):
+        """Close this match's socket once its last move was answered (the move that ends a game is broadcast
+        before it is acknowledged, and the table moves on at the broadcast)."""
+        if self.moving is not None:
+            await asyncio.wait([self.moving], timeout=30)
         await self.sio.disconnect()
 
     async def on_state(self, state):
@@ -91,7 +96,7 @@ class Seat:
         if state["outcome"] is not None:
             self.over.set()
         elif state["turn"] == self.seat:
-            asyncio.get_running_loop().create_task(self.play(state))
+            self.moving = asyncio.get_running_loop().create_task(self.play(state))
 
     async def play(self, state):
         if self.think:
