@@ -110,6 +110,20 @@ return 1
 """
 
 
+# A match's activity or end, in one round trip: its owner is read and its place in the owner's set updated by the
+# same script (the set's key is built from the owner inside it; Quadrille's Redis is one server, not a cluster).
+_TOUCH = """
+local owner = redis.call('GET', KEYS[1])
+if owner then redis.call('ZADD', ARGV[1] .. owner, 'XX', ARGV[3], ARGV[2]) end
+return owner
+"""
+_RELEASE = """
+local owner = redis.call('GET', KEYS[1])
+if owner then redis.call('ZREM', ARGV[1] .. owner, ARGV[2]) end
+return owner
+"""
+
+
 class RedisMatchQuota:
     """MatchQuota's counts in Redis, shared by every process: per owner a sorted set of its matches going
     (score: the last activity, wall-clock seconds), and per match its owner."""
@@ -121,9 +135,14 @@ class RedisMatchQuota:
         self.cap, self.live, self.idle, self.clock = cap, live, idle, clock
         self.redis, self.prefix = client, prefix
         self._admit = client.register_script(_ADMIT)
+        self._touch = client.register_script(_TOUCH)
+        self._release = client.register_script(_RELEASE)
 
     def _going_key(self, owner: str) -> str:
-        return f"{self.prefix}quota:{owner}"
+        return self._going_prefix() + owner
+
+    def _going_prefix(self) -> str:
+        return f"{self.prefix}quota:"
 
     def _owner_key(self, match_id: str) -> str:
         return f"{self.prefix}quota-owner:{match_id}"
@@ -143,14 +162,10 @@ class RedisMatchQuota:
         return owner.decode() if owner is not None else None
 
     def touch(self, match_id: str) -> None:
-        owner = self.owner(match_id)
-        if owner is not None:
-            self.redis.zadd(self._going_key(owner), {match_id: self.clock()}, xx=True)
+        self._touch(keys=[self._owner_key(match_id)], args=[self._going_prefix(), match_id, self.clock()])
 
     def release(self, match_id: str) -> None:
-        owner = self.owner(match_id)
-        if owner is not None:
-            self.redis.zrem(self._going_key(owner), match_id)
+        self._release(keys=[self._owner_key(match_id)], args=[self._going_prefix(), match_id])
 
     def going(self, owner: str) -> list[str]:
         self._let_rested_go(owner)

@@ -175,8 +175,8 @@ def test_memory_timers_fire_once_and_can_be_cancelled():
 # -- the computer's quota and the budgets ---------------------------------------------------------------
 def test_the_computer_quota_counts_an_address_across_processes(client):
     live = set()
-    a = RedisMatchQuota(2, lambda m: m in live, client, idle=0.3)
-    b = RedisMatchQuota(2, lambda m: m in live, client, idle=0.3)
+    a = RedisMatchQuota(2, lambda m: m in live, client, idle=1.0)
+    b = RedisMatchQuota(2, lambda m: m in live, client, idle=1.0)
     a.admit("m1", "10.0.0.1")
     b.admit("m2", "10.0.0.1")
     with pytest.raises(ServiceError) as refused:
@@ -187,8 +187,14 @@ def test_the_computer_quota_counts_an_address_across_processes(client):
     b.release("m1")
     a.admit("m3", "10.0.0.1")
     live.add("m3")
-    time.sleep(0.35)  # m2 rested (nobody watches it); m3 is watched
+    time.sleep(0.6)
+    b.touch("m2")  # something happened in m2, through the other process
+    time.sleep(0.6)
+    assert sorted(a.going("10.0.0.1")) == ["m2", "m3"]  # m2's last activity was 0.6 s ago: not resting
+    time.sleep(0.5)  # m2 rested (nobody watches it); m3 is watched
     assert a.going("10.0.0.1") == ["m3"]
+    b.touch("unowned"), b.release("unowned")  # a match nobody owns: nothing to do
+    assert b.owner("unowned") is None and a.going("10.0.0.1") == ["m3"]
     b.admit("m4", "10.0.0.1")
 
 
