@@ -4,7 +4,7 @@ an anonymous player's from the tokens their browser holds, sent by the page (nev
 from __future__ import annotations
 
 from ..errors import ServiceError
-from .service import MAX_CLAIMS, AccountService
+from .service import AccountService, checked_tokens
 
 
 def entry(state: dict, mine: list[int], updated: float | None, rated: bool) -> dict:
@@ -55,10 +55,7 @@ def account_games(accounts: AccountService, rated_ids: set[str], account, finish
 
 
 def token_games(accounts: AccountService, tokens, finished: bool) -> list[dict]:
-    from ..errors import bad_request
-    if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
-        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
-    return games_of(accounts, set(), list(tokens.items()), finished)
+    return games_of(accounts, set(), list(checked_tokens(tokens).items()), finished)
 
 
 def games_of(accounts: AccountService, rated_ids: set[str], holdings, finished: bool) -> list[dict]:

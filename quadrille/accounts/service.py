@@ -56,6 +56,14 @@ class Account:
         return {"id": self.id, "name": self.name}
 
 
+def checked_tokens(tokens) -> dict:
+    """A browser's seat tokens ({match id: token}, as its pages keep them), or a 400 `bad-request` when they
+    are not an object or are too many to look at."""
+    if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
+        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+    return tokens
+
+
 class AccountService:
     def __init__(self, storage, matches, secret: bytes | str):
         """`storage`: the match storage (its engine holds the players' tables too); `matches`: the match
@@ -252,10 +260,8 @@ class AccountService:
     def claim_matches(self, account: Account, tokens) -> list[dict]:
         """Hand the seats that this browser's tokens hold over to the account ({match id: token}); tokens
         that hold nothing are passed over. Answers [{"match", "seats"}] for the matches claimed."""
-        if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
-            raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
         claimed = []
-        for match_id, token in tokens.items():
+        for match_id, token in checked_tokens(tokens).items():
             if not well_formed(token) or token == account.seat_key:
                 continue
             try:

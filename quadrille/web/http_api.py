@@ -10,6 +10,7 @@ from ..errors import ServiceError, bad_request
 from ..accounts.service import API_TOKEN_PREFIX
 from ..matches.invites import invite_link
 from .links import public_url
+from .sessions import bearer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -38,14 +39,11 @@ def json_body(optional: bool = False) -> dict:
 def bearer_token() -> str | None:
     """The seat token of the request. An account's API token stands for the account's seat key, which holds
     every seat of its matches (accounts/): a bot acts for its own seats and no one else's."""
-    header = request.headers.get("Authorization", "")
-    if header.startswith("Bearer "):
-        token = header[len("Bearer "):].strip()
-        if token.startswith(API_TOKEN_PREFIX):
-            account = current_app.extensions["quadrille.accounts"].by_api_token(token)
-            return account.seat_key if account else None
-        return token
-    return None
+    token = bearer()
+    if token is not None and token.startswith(API_TOKEN_PREFIX):
+        account = current_app.extensions["quadrille.accounts"].by_api_token(token)
+        return account.seat_key if account else None
+    return token
 
 
 def with_links(created: dict) -> dict:

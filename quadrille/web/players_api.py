@@ -10,10 +10,10 @@ from flask_wtf.csrf import generate_csrf
 import games
 
 from ..accounts.my_games import LISTED, account_games, token_games
-from ..accounts.service import MAX_CLAIMS
-from ..errors import ServiceError, bad_request
+from ..accounts.service import checked_tokens
+from ..errors import ServiceError
 from .http_api import json_body
-from .sessions import current_account, log_in, log_out
+from .sessions import bearer, current_account, log_in, log_out
 
 bp = Blueprint("players_api", __name__, url_prefix="/api")
 
@@ -32,10 +32,7 @@ def ratings():
 
 def tokens_sent(body: dict) -> dict:
     """The browser's tokens sent with a sign-up or login ({match id: token}), checked before anything changes."""
-    tokens = body.get("tokens") or {}
-    if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
-        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
-    return tokens
+    return checked_tokens(body.get("tokens") or {})
 
 
 def signed_in(account, body: dict, status: int = 200):
@@ -85,7 +82,7 @@ def log_out_():
 def change_password():
     body = json_body()
     account = accounts().change_password(current_account(), body.get("password"), body.get("new_password"))
-    if not request.headers.get("Authorization", "").startswith("Bearer "):
+    if bearer() is None:
         log_in(account)  # this session goes on under the new epoch; every other one ends
     return jsonify({"ok": True, "csrf": generate_csrf()})
 

@@ -67,7 +67,7 @@ def install(app: Flask, storage) -> None:
     @app.before_request
     def guard_cookie_writes():
         if (request.method in STATE_CHANGING and SESSION_COOKIE in request.cookies
-                and not request.headers.get("Authorization", "").startswith("Bearer ")
+                and bearer() is None
                 and request.blueprint in ("players_api", "player_pages")):
             csrf.protect()  # (with a Bearer header the token, not the cookie, says who asks: current_account)
 
@@ -95,19 +95,23 @@ def session_account():
     return account
 
 
+def bearer() -> str | None:
+    """The token of this request's `Authorization: Bearer <token>` header (a seat token or an API token), or
+    None without one."""
+    header = request.headers.get("Authorization", "")
+    return header[len("Bearer "):].strip() if header.startswith("Bearer ") else None
+
+
 def bearer_account():
     """The account of this request's API token (Authorization: Bearer qbt_...), else None."""
-    header = request.headers.get("Authorization", "")
-    if not header.startswith("Bearer "):
-        return None
-    return accounts().by_api_token(header[len("Bearer "):].strip())
+    token = bearer()
+    return accounts().by_api_token(token) if token is not None else None
 
 
 def current_account(required: bool = True):
     """The account acting: its API token, else its session. `required`: 401 `login-required` without one."""
     if "account" not in g:
-        header = request.headers.get("Authorization", "")
-        if header.startswith("Bearer "):
+        if bearer() is not None:
             account = bearer_account()
             if account is None and required:
                 raise ServiceError(401, "bad-token", "This API token is not valid (revoked, or of a deleted account).")
