@@ -268,6 +268,8 @@
     // The move list itself is a part (match-moves.js); the core says where the replay stands.
     function renderPly() {
       $("ply-label").textContent = replay ? `move ${replay.ply} of ${state.moves.length}` : "live";
+      // What the board shows (the label may already name a position still on its way from the server).
+      $("ply-label").dataset.shown = replay ? String(replay.ply) : "live";
       const flip = $("flip");
       if (flip) {
         flip.hidden = !(spec && spec.flips);

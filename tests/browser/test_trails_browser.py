@@ -136,13 +136,16 @@ def test_takeback_rewind_replay_export_and_import(live_server, new_context, shoo
     wait_version(page, 6)
     assert api_state(live_server, match)["moves"] == ["right", "up", "right", "left"]
 
-    page.click('#move-list [data-ply="2"]')  # step back to move 2, look, and go on from there
-    page.wait_for_function("document.getElementById('ply-label').textContent === 'move 2 of 4'")
+    # Step back to move 2, look, and go on from there. The label names a position at once; the board shows it
+    # once the server's answer came (`data-shown`), and only then is "continue from here" about that position.
+    page.click('#move-list [data-ply="2"]')
+    page.wait_for_selector('#ply-label[data-shown="2"]')
+    assert page.locator("#ply-label").text_content() == "move 2 of 4"
     assert page.locator(".trails-board.replaying").count() == 1
     page.click("#step-back")
-    page.wait_for_function("document.getElementById('ply-label').textContent === 'move 1 of 4'")
+    page.wait_for_selector('#ply-label[data-shown="1"]')
     page.click("#step-forward")
-    page.wait_for_function("document.getElementById('ply-label').textContent === 'move 2 of 4'")
+    page.wait_for_selector('#ply-label[data-shown="2"]')
     shoot(page, "replaying")
     page.click("#continue-here")
     confirm(page, "Continue from here")  # it discards later moves: it asks first
