@@ -273,15 +273,13 @@ class AccountService:
         return claimed
 
     def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
-        """A rematch is played by the same accounts, their seats turned by one (as the match service does)."""
+        """A rematch is played by the same accounts, in the seats the match service turned theirs into
+        (`seats`: the rematch's seat of each old seat, in order)."""
         if event != "rematch":
             return
         old = self.accounts_in(payload.get("from", ""))
-        if not old:
-            return
-        players = len(self.matches.state(payload["match"])["seats"])
         for account_id, seats in old.items():
-            self.record_seats(account_id, payload["match"], [seat % players + 1 for seat in seats])
+            self.record_seats(account_id, payload["match"], [payload["seats"][seat - 1] for seat in seats])
 
     def updated(self, match_ids: list[str]) -> dict[str, float]:
         if not match_ids:

@@ -1078,7 +1078,9 @@ class MatchService:
                 new = self._create_rematch(match, owner)
                 self._record_event(match, "rematch", {"match": new.id}, seats[0])
                 self._publish(match)
-                self.listener(match.id, "rematch", {"match": new.id, "from": match.id})
+                self.listener(match.id, "rematch", {"match": new.id, "from": match.id, "seats": [
+                    self._turned(seat, match.board.players, match.row.mode)
+                    for seat in range(1, match.board.players + 1)]})
             new_id, players = match.offers.rematch, match.board.players
         new = self._get(new_id)
         mine = [self._turned(seat, players, match.row.mode) for seat in seats]

@@ -48,20 +48,21 @@ class RatingService:
     # -- the listener ---------------------------------------------------------------------------------
     def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
         if event == "rematch":
-            self._rematch(payload.get("from", ""), payload.get("match", ""))
+            self._rematch(payload.get("from", ""), payload.get("match", ""), payload.get("seats", []))
             return
         outcome = payload.get("outcome") if event == "state" else None
         if not outcome:
             return
         self.apply(match_id, outcome)
 
-    def _rematch(self, old: str, new: str) -> None:
-        """A rematch of a rated match is rated too, its seats turned (sides swapped)."""
+    def _rematch(self, old: str, new: str, turned: list[int]) -> None:
+        """A rematch of a rated match is rated too, each account in the seat its old one turned into (`turned`:
+        the rematch's seat of each old seat, in order, as the match service turned them)."""
         with self.engine.connect() as conn:
             row = conn.execute(select(rated_matches_table).where(rated_matches_table.c.match_id == old)).first()
         if row is None:
             return
-        players = {int(seat) % 2 + 1: account for seat, account in json.loads(row.players).items()}
+        players = {turned[int(seat) - 1]: account for seat, account in json.loads(row.players).items()}
         self.register(new, row.game, players)
 
     def apply(self, match_id: str, outcome: dict) -> bool:

@@ -255,7 +255,7 @@ def test_resign_and_rematch_by_consent(service):
     accepted = service.rematch(match, created["token"])  # the other player agrees: the rematch starts
     new = accepted["match"]
     assert accepted["seat"] == 2 and accepted["token"] == created["token"]  # sides swapped, same token
-    assert service.events[-1][1:] == ("rematch", {"match": new, "from": match})
+    assert service.events[-1][1:] == ("rematch", {"match": new, "from": match, "seats": [2, 1]})
     assert service.rematch(match, other["token"])["seats"] == [1]  # asking again only says where it is
     fresh = service.state(new)
     assert [s["taken"] for s in fresh["seats"]] == [True, True]  # no free seat for a stranger to take
@@ -291,6 +291,19 @@ def test_a_rematch_against_the_computer_swaps_sides_at_once(service):
     assert again["seats"] == [2] and fresh["mode"] == "ai"
     assert fresh["seats"][0] == {"seat": 1, "taken": True, "name": "ai", "kind": "ai", "level": 1}
     assert service.rematch(match, created["token"])["match"] == again["match"]  # once, not one per click
+
+
+def test_a_rematch_on_one_screen_keeps_every_seat_and_its_event_says_so(service):
+    """The `rematch` event carries the seat each old seat became, which accounts and ratings follow: turned by
+    one online and against the computer, unchanged on one screen."""
+    created = service.create("trails", {"size": 5}, "local")
+    match = created["match"]
+    state = service.state(match)
+    while state["outcome"] is None:
+        state = service.play(match, created["token"], state["legal"][0])
+    again = service.rematch(match, created["token"])
+    assert again["seats"] == [1, 2]
+    assert service.events[-1][1:] == ("rematch", {"match": again["match"], "from": match, "seats": [1, 2]})
 
 
 def test_racing_clients_get_one_success_and_a_clear_refusal(service):
