@@ -146,6 +146,7 @@ def create_app(config: dict | None = None) -> Flask:
                                   notify=lambda account_id, event, payload: socketio.emit(
                                       event, payload, to=inbox.room_of(account_id)))
     match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
+    accounts.forgetters.extend([ratings.forget, challenges.forget])
     inbox.register(socketio)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage

@@ -20,13 +20,13 @@ import re
 import secrets
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError, bad_request
-from ..infra.player_tables import (account_matches_table, accounts_table, api_tokens_table,
-                                   challenge_invitees_table, challenges_table, ratings_table)
+from ..infra.player_tables import account_matches_table, accounts_table, api_tokens_table
 from ..infra.storage import matches_table
 from ..infra.tokens import hash_token, well_formed
 from .passwords import hash_password, needs_rehash, verify_or_dummy
@@ -71,6 +71,9 @@ class AccountService:
         self.engine = storage.engine
         self.matches = matches
         self._secret = secret.encode() if isinstance(secret, str) else secret
+        # Services beside this one that keep rows about accounts (ratings, challenges): each forgets a deleted
+        # account's, `forget(conn, account_id)`, in the deletion's own transaction.
+        self.forgetters: list[Callable] = []
 
     # -- names and passwords ------------------------------------------------------------------------
     @staticmethod
@@ -132,7 +135,8 @@ class AccountService:
 
     def delete(self, account: Account, password) -> None:
         """Delete the account: its seats go to a key nobody holds, named "deleted player" (its finished games
-        stay in the others' lists), its tokens, ratings and pending challenges go."""
+        stay in the others' lists), its tokens go, and the services in `forgetters` forget it (its ratings, its
+        pending challenges)."""
         row = self._row(account.id)
         if row is None or not isinstance(password, str) or not verify_or_dummy(row.password_hash, password):
             raise ServiceError(401, "bad-credentials", "That is not your password; the account stays.")
@@ -144,25 +148,8 @@ class AccountService:
                 pass  # a match whose seat the account no longer holds (handed to the computer, say)
         with self.engine.begin() as conn:
             conn.execute(delete(api_tokens_table).where(api_tokens_table.c.account_id == account.id))
-            conn.execute(delete(ratings_table).where(ratings_table.c.account_id == account.id))
-            conn.execute(update(challenges_table).where(challenges_table.c.challenger == account.id,
-                                                        challenges_table.c.status == "pending")
-                         .values(status="cancelled", updated=time.time()))
-            waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
-                challenge_invitees_table.c.account_id == account.id,
-                challenge_invitees_table.c.status == "pending")).scalars())
-            conn.execute(update(challenge_invitees_table)
-                         .where(challenge_invitees_table.c.account_id == account.id,
-                                challenge_invitees_table.c.status == "pending")
-                         .values(status="declined", answered=time.time()))
-            for challenge_id in waiting:  # a challenge nobody is left to accept is declined
-                left = conn.execute(select(challenge_invitees_table.c.account_id).where(
-                    challenge_invitees_table.c.challenge_id == challenge_id,
-                    challenge_invitees_table.c.status != "declined")).first()
-                if left is None:
-                    conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id,
-                                                                challenges_table.c.status == "pending")
-                                 .values(status="declined", updated=time.time()))
+            for forget in self.forgetters:
+                forget(conn, account.id)
             conn.execute(delete(accounts_table).where(accounts_table.c.id == account.id))
 
     # -- reading accounts -----------------------------------------------------------------------

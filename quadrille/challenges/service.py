@@ -50,6 +50,29 @@ class ChallengeService:
         self.notify = notify or (lambda account_id, event, payload: None)
 
     # -- making one -------------------------------------------------------------------------------
+    def forget(self, conn, account_id: int) -> None:
+        """A deleted account's pending challenges: those it made are cancelled, those it was invited to are
+        declined for it, and a challenge nobody is left to accept is declined (in the deletion's transaction)."""
+        now = time.time()
+        conn.execute(update(challenges_table).where(challenges_table.c.challenger == account_id,
+                                                    challenges_table.c.status == "pending")
+                     .values(status="cancelled", updated=now))
+        waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
+            challenge_invitees_table.c.account_id == account_id,
+            challenge_invitees_table.c.status == "pending")).scalars())
+        conn.execute(update(challenge_invitees_table)
+                     .where(challenge_invitees_table.c.account_id == account_id,
+                            challenge_invitees_table.c.status == "pending")
+                     .values(status="declined", answered=now))
+        for challenge_id in waiting:
+            left = conn.execute(select(challenge_invitees_table.c.account_id).where(
+                challenge_invitees_table.c.challenge_id == challenge_id,
+                challenge_invitees_table.c.status != "declined")).first()
+            if left is None:
+                conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id,
+                                                            challenges_table.c.status == "pending")
+                             .values(status="declined", updated=now))
+
     def create(self, challenger, to, game_name, options=None, rated=False, clock=None, first="random") -> dict:
         game = self._game(game_name)
         names = [to] if isinstance(to, str) else to

@@ -16,7 +16,7 @@ import json
 import logging
 import time
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import delete, insert, select, update
 
 from ..infra.player_tables import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
 from .glicko2 import Rating, rate
@@ -29,6 +29,10 @@ PROVISIONAL_RD = 110  # lichess shows a rating with a "?" above this deviation
 class RatingService:
     def __init__(self, storage):
         self.engine = storage.engine
+
+    def forget(self, conn, account_id: int) -> None:
+        """A deleted account's ratings go (in the deletion's transaction); the games it played stay rated."""
+        conn.execute(delete(ratings_table).where(ratings_table.c.account_id == account_id))
 
     def register(self, match_id: str, game: str, players: dict[int, int]) -> None:
         """A rated match between two accounts: players is {seat: account id}."""

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import func, select
 
 from quadrille import create_app
-from quadrille.infra.player_tables import challenges_table, rated_matches_table
+from quadrille.infra.player_tables import challenges_table, rated_matches_table, ratings_table
 from quadrille.ratings.glicko2 import Rating, rate
 from tests.conftest import stored_matches
 
@@ -272,3 +272,24 @@ def test_a_correspondence_game_reminds_the_player_to_move_in_my_games(app, ann, 
     assert line["your_turn"] and line["clock"]["kind"] == "correspondence"
     assert 3 * 86400 - 60 < line["clock"]["seconds_left"] <= 3 * 86400
     assert ann.get("/api/me/games").json["games"][0]["your_turn"] is False
+
+
+def test_deleting_an_account_closes_its_pending_challenges_and_forgets_its_ratings(app, ann, bob):
+    """Account deletion asks the challenges and the ratings to forget the account, in its own transaction:
+    the challenges it made are cancelled; one it was invited to alone is declined; one that others may still
+    accept waits for them; its ratings go, its opponent's stay."""
+    cat = Player(app, "cat")
+    rated = ann.challenge("bob", "trails", options={"size": 5}, first="challenger", rated=True)
+    play_to_the_end(bob.post(f"/api/challenges/{rated['challenge']}/accept").json["match"], {1: ann, 2: bob}, app)
+    made = ann.challenge("bob", "towers")["challenge"]
+    alone = bob.challenge("ann", "towers")["challenge"]
+    several = bob.challenge(["ann", "cat"], "gamma")["challenge"]
+    assert ann.post("/api/account/delete", {"password": "correct horse"}).status_code == 200
+    assert [bob.get(f"/api/challenges/{c}").json["status"] for c in (made, alone, several)] == [
+        "cancelled", "declined", "pending"]
+    invited = bob.get(f"/api/challenges/{several}").json["to"]
+    assert sorted(i["status"] for i in invited) == ["declined", "pending"]
+    assert [i["status"] for i in invited if i["name"] == "cat"] == ["pending"]
+    with app.extensions["quadrille.storage"].engine.connect() as conn:
+        rated_accounts = conn.execute(select(ratings_table.c.account_id)).scalars().all()
+    assert len(rated_accounts) == 1 and bob.get("/api/players/bob").json["ratings"]["trails"]["games"] == 1
