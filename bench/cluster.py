@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import sys
 import tempfile
@@ -32,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.load import WARM_UP, client_process, percentile  # noqa: E402
+from bench.load import WARM_UP, play_tables, summarise  # noqa: E402
 from scripts.cluster import Cluster, descendants  # noqa: E402
 
 CONFIGS = {
@@ -92,23 +91,17 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
         cpu["end"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
-    shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
-    with multiprocessing.Pool(procs) as pool:
-        results = pool.map(client_process, [(cluster.url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
+    summary = summarise(play_tables(cluster.url, matches, seconds, think, procs))
     sampler.join(30)
-    latencies = [x for r in results for x in r["latencies"]]
-    elapsed = max(r["elapsed"] for r in results)
-    accepted = sum(r["accepted"] for r in results)
+    accepted = summary["accepted"]
     spent = {role: after - cpu["start"].get(role, 0.0) for role, after in cpu.get("end", {}).items()}
     total = sum(spent.values())
     return {
-        "moves_per_s": round(accepted / elapsed, 1), "refused": sum(r["refused"] for r in results),
-        "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
-        "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
+        **{k: summary[k] for k in ("moves_per_s", "refused", "p50_ms", "p95_ms", "p99_ms", "samples")},
         "cpu_ms_per_move": round(1000 * total / accepted, 3) if accepted else None,
         "cpu_ms_per_move_by_role": {role: round(1000 * s / accepted, 3) for role, s in spent.items()} if accepted else {},
         "server_cores": round(total / seconds, 2),
-        "client_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
+        "client_cores": summary["client_cpu_cores"],
     }
 
 

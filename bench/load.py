@@ -172,10 +172,31 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def play_tables(url: str, matches: int, seconds: float, think: float, procs: int) -> list[dict]:
+    """`matches` tables spread over `procs` client processes, for `seconds` after the warm-up: each process's
+    counts."""
+    shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
+    with multiprocessing.Pool(procs) as pool:
+        return pool.map(client_process, [(url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
+
+
+def summarise(results: list[dict]) -> dict:
+    """The client processes' counts as one: accepted moves/s, refusals, latency percentiles, client CPU."""
+    latencies = [x for r in results for x in r["latencies"]]
+    elapsed = max(r["elapsed"] for r in results)
+    return {
+        "seconds": round(elapsed, 1), "accepted": sum(r["accepted"] for r in results),
+        "moves_per_s": round(sum(r["accepted"] for r in results) / elapsed, 1),
+        "refused": sum(r["refused"] for r in results), "games_finished": sum(r["games"] for r in results),
+        "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
+        "client_cpu_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
+    }
+
+
 def measure(url: str, matches: int, seconds: float, think: float, procs: int, server_pid: int | None = None) -> dict:
     """Run the clients; with the server's pid, also the server's CPU time per accepted move, a figure that
     other work on the machine distorts far less than the wall-clock latencies."""
-    shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
     cpu = {}
     if server_pid:
         def sample():
@@ -185,23 +206,13 @@ def measure(url: str, matches: int, seconds: float, think: float, procs: int, se
             cpu["end"] = cpu_seconds(server_pid)
         import threading
         threading.Thread(target=sample, daemon=True).start()
-    with multiprocessing.Pool(procs) as pool:
-        results = pool.map(client_process, [(url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
-    latencies = [x for r in results for x in r["latencies"]]
-    elapsed = max(r["elapsed"] for r in results)
-    accepted = sum(r["accepted"] for r in results)
+    summary = summarise(play_tables(url, matches, seconds, think, procs))
+    accepted = summary.pop("accepted")
     if "end" in cpu and accepted:
         cpu["per_move_ms"] = round(1000 * (cpu["end"] - cpu["start"]) / accepted, 3)
         cpu["share"] = round((cpu["end"] - cpu["start"]) / seconds, 2)
-    return {
-        "matches": matches, "clients": 2 * matches, "think_s": think, "seconds": round(elapsed, 1),
-        "moves_per_s": round(sum(r["accepted"] for r in results) / elapsed, 1),
-        "refused": sum(r["refused"] for r in results), "games_finished": sum(r["games"] for r in results),
-        "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
-        "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
-        "server_cpu_ms_per_move": cpu.get("per_move_ms"), "server_cpu_cores": cpu.get("share"),
-        "client_cpu_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
-    }
+    return {"matches": matches, "clients": 2 * matches, "think_s": think, **summary,
+            "server_cpu_ms_per_move": cpu.get("per_move_ms"), "server_cpu_cores": cpu.get("share")}
 
 
 def main() -> None:
