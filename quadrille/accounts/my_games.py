@@ -49,16 +49,21 @@ def ordered(entries: list[dict]) -> list[dict]:
 LISTED = 200  # the most recently active matches of an account that its list shows
 
 
-def account_games(accounts: AccountService, rated_ids: set[str], account, finished: bool) -> list[dict]:
-    holdings = [(match_id, account.seat_key) for match_id in accounts.match_ids(account.id, LISTED)]
-    return games_of(accounts, rated_ids, holdings, finished)
+def account_games(accounts: AccountService, rated_of, account, finished: bool, most: int | None = None) -> list[dict]:
+    """The account's games (its LISTED most recently active matches); `rated_of(match_ids)`: which of them are
+    rated; `most`: only that many finished games, the newest (a profile: the look stops there)."""
+    match_ids = accounts.match_ids(account.id, LISTED)
+    holdings = [(match_id, account.seat_key) for match_id in match_ids]
+    return games_of(accounts, rated_of(match_ids), holdings, finished, most)
 
 
 def token_games(accounts: AccountService, tokens, finished: bool) -> list[dict]:
     return games_of(accounts, set(), list(checked_tokens(tokens).items()), finished)
 
 
-def games_of(accounts: AccountService, rated_ids: set[str], holdings, finished: bool) -> list[dict]:
+def games_of(accounts: AccountService, rated_ids: set[str], holdings, finished: bool,
+             most: int | None = None) -> list[dict]:
+    """`most`: the first that many finished games of `holdings` (in their order) and nothing else."""
     matches = accounts.matches
     updated = accounts.updated([m for m, _ in holdings if isinstance(m, str)])
     entries = []
@@ -66,13 +71,17 @@ def games_of(accounts: AccountService, rated_ids: set[str], holdings, finished: 
         if match_id not in updated:
             continue
         try:
-            mine = matches.seats_of(match_id, token)
-            state = matches.state(match_id)
+            state, mine = matches.state_and_seats(match_id, token)
         except ServiceError:
             continue
         if not mine:
             continue
         line = entry(state, mine, updated.get(match_id), match_id in rated_ids)
-        if finished or not line["finished"]:
+        if most is not None:
+            if line["finished"]:
+                entries.append(line)
+                if len(entries) == most:
+                    break
+        elif finished or not line["finished"]:
             entries.append(line)
     return ordered(entries)

@@ -457,6 +457,12 @@ class MatchService:
             return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human"}
 
+    def state_and_seats(self, match_id, token) -> tuple[dict, list[int]]:
+        """The STATE and the seats a token holds in it, from one look at the match (a list of games)."""
+        match = self._get(match_id)
+        with match.lock:
+            return self._state(match), match.seats_of(token)
+
     def seats_of(self, match_id, token, seen: bool = False) -> list[int]:
         """The seats a token holds; `seen`: the player acted over HTTP, so they count as present a while."""
         seats = self._get(match_id).seats_of(token)

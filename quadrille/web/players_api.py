@@ -9,7 +9,7 @@ from flask_wtf.csrf import generate_csrf
 
 import games
 
-from ..accounts.my_games import LISTED, account_games, token_games
+from ..accounts.my_games import account_games, token_games
 from ..accounts.service import checked_tokens
 from ..errors import ServiceError
 from .http_api import json_body
@@ -124,11 +124,13 @@ def profile(name):
     return jsonify(profile_of(account))
 
 
+RECENT_ON_PROFILE = 20  # the finished games a profile shows, the newest
+
+
 def profile_of(account) -> dict:
-    recent = account_games(accounts(), ratings().rated(accounts().match_ids(account.id, LISTED)), account, finished=True)
     return {"name": account.name, "ratings": ratings().ratings_of(account.id),
             "history": ratings().history_of(account.id),
-            "recent": [g for g in recent if g["finished"]][:20]}
+            "recent": account_games(accounts(), ratings().rated, account, finished=True, most=RECENT_ON_PROFILE)}
 
 
 @bp.get("/leaderboard/<game>")
@@ -147,8 +149,7 @@ def finished_flag() -> bool:
 def my_games():
     """The account's games: ongoing ones ("your turn" first), and with ?finished=1 the finished ones too."""
     account = current_account()
-    mine = accounts().match_ids(account.id, LISTED)
-    return jsonify({"games": account_games(accounts(), ratings().rated(mine), account, finished_flag()),
+    return jsonify({"games": account_games(accounts(), ratings().rated, account, finished_flag()),
                     "challenges": challenges().listing(account)})
 
 

@@ -293,3 +293,18 @@ def test_deleting_an_account_closes_its_pending_challenges_and_forgets_its_ratin
     with app.extensions["quadrille.storage"].engine.connect() as conn:
         rated_accounts = conn.execute(select(ratings_table.c.account_id)).scalars().all()
     assert len(rated_accounts) == 1 and bob.get("/api/players/bob").json["ratings"]["trails"]["games"] == 1
+
+
+def test_a_profile_shows_only_the_newest_finished_games(app, ann, bob, monkeypatch):
+    """A profile keeps the newest finished games (RECENT_ON_PROFILE of them), and stops looking there."""
+    from quadrille.web import players_api
+    monkeypatch.setattr(players_api, "RECENT_ON_PROFILE", 2)
+    played = []
+    for _ in range(3):
+        made = ann.challenge("bob", "trails", options={"size": 5}, first="challenger")
+        played.append(bob.post(f"/api/challenges/{made['challenge']}/accept").json["match"])
+        play_to_the_end(played[-1], {1: ann, 2: bob}, app)
+    going = ann.challenge("bob", "trails", first="challenger")
+    bob.post(f"/api/challenges/{going['challenge']}/accept")
+    recent = ann.get("/api/players/ann").json["recent"]
+    assert [g["match"] for g in recent] == [played[2], played[1]] and all(g["finished"] for g in recent)
