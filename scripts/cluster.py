@@ -312,14 +312,16 @@ class Nginx(Service):
 
 # -- the app ----------------------------------------------------------------------------------------
 class App(Service):
-    """`python app.py` on its own port, on the given database and message queue."""
+    """`python app.py` on its own port, on the given database and message queue; `public_url`: the address
+    players use (nginx's), from which the pages' and the API's links are made."""
 
     name = "app"
 
     def __init__(self, directory: Path, index: int, database: str, queue: str | None, port: int | None = None,
-                 async_mode: str = "gevent", settings: dict | None = None):
+                 async_mode: str = "gevent", settings: dict | None = None, public_url: str | None = None):
         super().__init__(directory, port)
         self.index, self.database, self.queue, self.async_mode = index, database, queue, async_mode
+        self.public_url = public_url
         self.settings = {"PROXY_HOPS": 1, **(settings or {})}
         self.log_path = self.directory / f"app{index}.log"
 
@@ -334,6 +336,8 @@ class App(Service):
                 "--async-mode", self.async_mode]
         if self.queue:
             argv += ["--message-queue", self.queue]
+        if self.public_url:
+            argv += ["--public-url", self.public_url]
         self.directory.mkdir(parents=True, exist_ok=True)
         self._offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         self._spawn(argv, env=env, cwd=ROOT)
@@ -398,9 +402,13 @@ class Cluster:
                 self.queue_url = self.redis.url()
                 self.apps_queue_url = self.redis.socket_url()
             self.migrate()
+            # nginx's address is the site's: the links the app processes make (invites, a match's url) must
+            # lead players through it, never to one process's own port.
+            self.port = self.port or free_port()
             self.apps = [App(self.data / "apps", i + 1, self.apps_database_url or self.database_url,
-                             self.apps_queue_url or self.queue_url,
-                             async_mode=self.async_mode, settings=self.settings) for i in range(self.count)]
+                             self.apps_queue_url or self.queue_url, async_mode=self.async_mode,
+                             settings=self.settings, public_url=f"http://127.0.0.1:{self.port}")
+                         for i in range(self.count)]
             for app in self.apps:  # all at once: each imports its engines for a second or two
                 app.start(wait=False)
             for app in self.apps:

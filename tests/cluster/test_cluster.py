@@ -82,6 +82,8 @@ def test_behind_nginx_each_process_sees_the_browsers_host_and_address(make_clust
     created = requests.post(f"{cluster.url}/api/matches", json={"game": "trails", "mode": "online"},
                             headers={"Origin": cluster.url, "Sec-Fetch-Site": "same-origin"})
     assert created.status_code == 201, created.text
+    # the links players share lead through nginx, never to the process that made them
+    assert created.json()["url"].startswith(f"{cluster.url}/m/") and created.json()["invite"].startswith(cluster.url)
     sio = socketio.Client(reconnection=False)  # websocket-client sends the Origin a browser would
     sio.connect(f"{cluster.url}/?match={created.json()['match']}", transports=["websocket"], wait_timeout=10)
     assert sio.call("watch", {"match": created.json()["match"]}, timeout=10)["ok"]
