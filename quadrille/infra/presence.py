@@ -32,6 +32,17 @@ from .background import repeat
 log = logging.getLogger("quadrille.presence")
 
 
+def away_since(left: float | None, http: float | None, grace: float, now: float, started: float) -> float | None:
+    """The away rule, for a seat with no socket connected: `left`, when its last socket left; `http`, its last
+    authenticated HTTP request; None while the player still counts as here."""
+    if left is not None and (http is None or left >= http):
+        return left  # the socket left after the player's last action: away at once, a reload included
+    if http is not None:  # acting over HTTP (a bot), or since the socket left: here for the grace period
+        http += grace
+        return None if http > now else http
+    return started  # never seen since this process (or the cluster) started
+
+
 class MemoryPresence:
     """sid -> (match, seats held), indexed by match; (match, seat) -> when its player was last here."""
 
@@ -98,14 +109,18 @@ class MemoryPresence:
                 for key in [k for k, at in table.items() if now - at > max(self.grace, 3600.0)]:
                     del table[key]
 
+    def _held(self, match_id: str) -> set[int]:
+        """The seats this process's sockets hold in the match (the caller holds the lock)."""
+        return {s for seats in self._by_match.get(match_id, {}).values() for s in seats}
+
     def online(self, match_id: str) -> list[int]:
         with self._lock:
-            return sorted({s for seats in self._by_match.get(match_id, {}).values() for s in seats})
+            return sorted(self._held(match_id))
 
     def present(self, match_id: str, seat: int) -> bool:
         """Connected now, or here within the grace period."""
         with self._lock:
-            if any(seat in seats for seats in self._by_match.get(match_id, {}).values()):
+            if seat in self._held(match_id):
                 return True
             at = self._last_seen.get((match_id, seat))
         return at is not None and self.clock() - at <= self.grace
@@ -114,16 +129,11 @@ class MemoryPresence:
         """When the seat's player went away (this clock's time), or None while they are here: connected, or
         within the grace period after an HTTP request. A seat never seen is away since the process started."""
         with self._lock:
-            if any(seat in seats for seats in self._by_match.get(match_id, {}).values()):
+            if seat in self._held(match_id):
                 return None
             left = self._left.get((match_id, seat))
             http = self._http.get((match_id, seat))
-        if left is not None and (http is None or left >= http):
-            return left  # the socket left after the player's last action: away at once, a reload included
-        if http is not None:  # acting over HTTP (a bot), or since the socket left: here for the grace period
-            http += self.grace
-            return None if http > self.clock() else http
-        return self.started
+        return away_since(left, http, self.grace, self.clock(), self.started)
 
     def watching(self, match_id: str) -> bool:
         """Whether any client (player or spectator) is connected to the match."""
@@ -220,7 +230,7 @@ class RedisPresence(MemoryPresence):
         entry = self._by_sid.get(sid)
         match_id = super()._forget(sid)
         if entry is not None:  # the seats this socket held, that no other socket of this process holds now
-            held = {s for seats in self._by_match.get(match_id, {}).values() for s in seats}
+            held = self._held(match_id)
             gone = [seat for seat in entry[1] if seat not in held]
             if gone:
                 self._pending_left.append((match_id, gone, self.clock()))
@@ -319,7 +329,7 @@ class RedisPresence(MemoryPresence):
             # A seat a socket of this process holds is online in this process's entry (refreshed while the socket
             # lives, and its leaving is written when it goes): its sightings need no write. That is every move
             # made through a page's own socket.
-            here = {s for held in self._by_match.get(match_id, {}).values() for s in held}
+            here = self._held(match_id)
             due = [seat for seat in seats if seat not in here and (
                    now - self._written.get((match_id, seat), -1e9) >= every
                    or self._left.get((match_id, seat), -1e9) >= self._written.get((match_id, seat), -1e9))]
@@ -390,7 +400,7 @@ class RedisPresence(MemoryPresence):
         processes, one look at Redis serves the STATEs of a second (`fresh`: look now, as a claim does);
         this process's own changes, and the dead processes it reaps, are seen at once."""
         with self._lock:  # every seat connected here: nobody is away, and Redis need not be asked
-            local = {s for held in self._by_match.get(match_id, {}).values() for s in held}
+            local = self._held(match_id)
         if set(seats) <= local:
             return {seat: None for seat in seats}
         now = self.clock()
@@ -408,14 +418,8 @@ class RedisPresence(MemoryPresence):
             if seat in online:
                 found[seat] = None
                 continue
-            left, http = seen.get(f"left:{seat}"), seen.get(f"http:{seat}")
-            if left is not None and (http is None or left >= http):
-                found[seat] = left
-            elif http is not None:
-                http += self.grace
-                found[seat] = None if http > now else http
-            else:
-                found[seat] = self.started
+            found[seat] = away_since(seen.get(f"left:{seat}"), seen.get(f"http:{seat}"), self.grace, now,
+                                     self.started)
         return found
 
     def watching(self, match_id: str) -> bool:
