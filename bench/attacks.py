@@ -80,7 +80,7 @@ def main() -> None:
                                       "victim_worst_ms": round(max(trips), 2), "probes": len(trips),
                                       "attacker": outcome}), flush=True)
                     victim.close()
-                log = server.log.read_text(errors="replace")
+                log = server.log_path.read_text(errors="replace")
                 print(json.dumps({"async_mode": mode, "log_bytes": len(log), "tracebacks": log.count("Traceback")}))
             finally:
                 server.stop()

@@ -313,7 +313,8 @@ class Nginx(Service):
 # -- the app ----------------------------------------------------------------------------------------
 class App(Service):
     """`python app.py` on its own port, on the given database and message queue; `public_url`: the address
-    players use (nginx's), from which the pages' and the API's links are made."""
+    players use (nginx's), from which the pages' and the API's links are made. `settings`: quadrille/settings.py
+    names to values, passed as QUADRILLE_<NAME> (JSON)."""
 
     name = "app"
 
@@ -322,7 +323,7 @@ class App(Service):
         super().__init__(directory, port)
         self.index, self.database, self.queue, self.async_mode = index, database, queue, async_mode
         self.public_url = public_url
-        self.settings = {"PROXY_HOPS": 1, **(settings or {})}
+        self.settings = settings or {}
         self.log_path = self.directory / f"app{index}.log"
 
     @property
@@ -404,10 +405,11 @@ class Cluster:
             self.migrate()
             # nginx's address is the site's: the links the app processes make (invites, a match's url) must
             # lead players through it, never to one process's own port.
+            # Behind nginx, one proxy hop: the players' addresses are read from its X-Forwarded-For.
             self.port = self.port or free_port()
             self.apps = [App(self.data / "apps", i + 1, self.apps_database_url or self.database_url,
                              self.apps_queue_url or self.queue_url, async_mode=self.async_mode,
-                             settings=self.settings, public_url=f"http://127.0.0.1:{self.port}")
+                             settings={"PROXY_HOPS": 1, **self.settings}, public_url=f"http://127.0.0.1:{self.port}")
                          for i in range(self.count)]
             for app in self.apps:  # all at once: each imports its engines for a second or two
                 app.start(wait=False)

@@ -33,62 +33,21 @@ def shared() -> Path:
 
 
 # -- a real server process ----------------------------------------------------------
-import os
-import signal
-import socket
-import subprocess
-import sys
-
-from scripts.cluster import free_port
+from scripts.cluster import App
 
 ASYNC_MODES = ("gevent", "eventlet")
 
 
-class ServerProcess:
-    """`python app.py` on a free local port with its own database file."""
+class ServerProcess(App):
+    """`python app.py` on a free local port with its own database file, and a message queue only when given:
+    the cluster's app process (scripts/cluster.py), alone. Its output goes to `log_path`, beside the database."""
 
-    def __init__(self, db: Path, async_mode: str = "gevent", port: int | None = None, settings: dict | None = None):
+    def __init__(self, db: Path, async_mode: str = "gevent", port: int | None = None, settings: dict | None = None,
+                 queue: str | None = None):
         """`settings`: quadrille/settings.py names to values, passed as QUADRILLE_<NAME> (JSON)."""
-        self.db, self.async_mode = db, async_mode
-        self.env = {f"QUADRILLE_{name}": json.dumps(value) for name, value in (settings or {}).items()}
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-        self.log = db.with_suffix(f".{self.port}.log")
-
-    def start(self, timeout: float = 30) -> "ServerProcess":
-        self._log_file = open(self.log, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "app.py", "--port", str(self.port), "--db", str(self.db), "--async-mode", self.async_mode],
-            cwd=ROOT, stdout=self._log_file, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1", **self.env})
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log.read_text()}")
-            if "Quadrille ready" in self.log.read_text(errors="replace"):
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                        return self
-            time.sleep(0.05)
-        raise RuntimeError(f"server did not start:\n{self.log.read_text()}")
-
-    def kill(self) -> None:
-        """SIGKILL: no chance to flush or clean up, as in a crash."""
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-        self._log_file.close()
-
-    def stop(self) -> int:
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        if not self._log_file.closed:
-            self._log_file.close()
-        return self.proc.returncode
+        super().__init__(db.parent, 1, str(db), queue, port=port, async_mode=async_mode, settings=settings)
+        self.db = db
+        self.log_path = db.with_suffix(f".{self.port}.log")
 
 
 @pytest.fixture(params=ASYNC_MODES)

@@ -116,9 +116,8 @@ def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_pa
     import requests
     from tests.conftest import ServerProcess, wait_until
     prefix = f"test-{uuid.uuid4().hex}:"
-    server = ServerProcess(tmp_path / "lapse.db", settings={"CLUSTER_PREFIX": prefix, "PRESENCE_TTL": 0.6})
-    server.env["QUADRILLE_MESSAGE_QUEUE"] = redis_url
-    server.start()
+    server = ServerProcess(tmp_path / "lapse.db", settings={"CLUSTER_PREFIX": prefix, "PRESENCE_TTL": 0.6},
+                           queue=redis_url).start()
     watcher = socketio.Client(reconnection=False)
     try:
         match = requests.post(f"{server.url}/api/matches", json={"game": "trails", "mode": "online"}).json()["match"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing
 import re
-from pathlib import Path
 
 import pytest
 
@@ -58,7 +57,7 @@ def run_attack(victim: Victim, attack, *args, timeout: float = 60):
 
 
 def log_of(server: ServerProcess) -> str:
-    return Path(server.log).read_text(errors="replace")
+    return server.log_path.read_text(errors="replace")
 
 
 def tracebacks(text: str) -> int:

@@ -68,4 +68,4 @@ def test_a_worker_killed_mid_search_is_replaced_and_the_move_arrives(server):
     for pid in workers_of(server):
         os.kill(pid, signal.SIGKILL)
     wait_until(lambda: state(server, match["match"])["version"] >= 2, 60, "the retried move")
-    assert "computer worker failed" in server.log.read_text()
+    assert "computer worker failed" in server.log_path.read_text()

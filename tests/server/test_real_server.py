@@ -118,7 +118,7 @@ def test_every_acknowledged_move_survives_sigkill(tmp_path, async_mode):
 
 def test_sigterm_stops_the_server_cleanly(server):
     code = server.stop()
-    log = server.log.read_text()
+    log = server.log_path.read_text()
     assert code == 0, log
     assert "Quadrille stopped" in log
 
