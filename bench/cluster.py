@@ -97,7 +97,7 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
     spent = {role: after - cpu["start"].get(role, 0.0) for role, after in cpu.get("end", {}).items()}
     total = sum(spent.values())
     return {
-        **{k: summary[k] for k in ("moves_per_s", "refused", "p50_ms", "p95_ms", "p99_ms", "samples")},
+        **{k: summary[k] for k in ("moves_per_s", "refused", "connections_refused", "p50_ms", "p95_ms", "p99_ms", "samples")},
         "cpu_ms_per_move": round(1000 * total / accepted, 3) if accepted else None,
         "cpu_ms_per_move_by_role": {role: round(1000 * s / accepted, 3) for role, s in spent.items()} if accepted else {},
         "server_cores": round(total / seconds, 2),
@@ -145,6 +145,10 @@ def main() -> None:
         ratio = f"{r['cpu_ms_per_move'] / base:.2f}x" if base and r["cpu_ms_per_move"] else ""
         print(f"| {label} | {r['moves_per_s']} | {r['p50_ms']} ms | {r['p95_ms']} ms | {r['p99_ms']} ms | "
               f"{r['cpu_ms_per_move']} ms | {ratio} | {split} ms |")
+    unsound = sum(r["connections_refused"] for results in runs.values() for r in results)
+    if unsound:
+        print(f"\nwarning: the server refused {unsound} of the clients' connections (a budget too small for this "
+              "load?): the tables that were refused played less, and these figures are not comparable")
     two = next((r for label, r in rows if label.startswith("(c)")), None)
     if base and two and two["cpu_ms_per_move"]:
         ratio = two["cpu_ms_per_move"] / base

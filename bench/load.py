@@ -12,7 +12,13 @@ A finished match is replaced by a new one, so the load stays steady; each seat c
 naming the match as a match page does. Clients run in several
 processes (--procs) so that the client side is not the bottleneck.
 
-Reports: accepted moves per second, refused moves, and p50/p95/p99 latency in milliseconds.
+Each table (its two seats, and the HTTP requests that make its matches) has a loopback address of its own
+(127.0.x.y: Linux routes all of 127/8 to loopback), as players on their own machines would: the server's
+budgets are per address, and 400 players from one address would open more connections a minute than one
+address may (CONNECTION_RATE).
+
+Reports: accepted moves per second, refused moves, connections the server refused (none, in a sound run),
+and p50/p95/p99 latency in milliseconds.
 Needs the async Socket.IO client: pip install "python-socketio[asyncio_client]" aiohttp.
 """
 from __future__ import annotations
@@ -54,12 +60,30 @@ def start_server(async_mode: str, db: str) -> tuple[subprocess.Popen, str]:
     return proc, f"http://127.0.0.1:{port}"
 
 
-class Seat:
-    """One player's client in one match."""
+def table_address(index: int) -> str:
+    """The loopback address of the index-th table (0 <= index < 64,000)."""
+    return f"127.0.{index // 250}.{index % 250 + 2}"
 
-    def __init__(self, url: str, stats: dict, think: float, rng: random.Random):
+
+class FromAddress(requests.adapters.HTTPAdapter):
+    """Requests' transport, its connections opened from one local address."""
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, source_address=(self.address, 0), **kwargs)
+
+
+class Seat:
+    """One player's client in one match, connecting from `address`."""
+
+    def __init__(self, url: str, stats: dict, think: float, rng: random.Random, address: str):
+        import aiohttp
         import socketio
-        self.sio = socketio.AsyncClient(reconnection=False)
+        self.http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(address, 0)))
+        self.sio = socketio.AsyncClient(reconnection=False, http_session=self.http)
         self.url, self.stats, self.think, self.rng = url, stats, think, rng
         self.match = self.token = self.seat = None
         self.over = asyncio.Event()
@@ -116,32 +140,47 @@ class Seat:
             self.stats["refused"] += 1
 
 
-def new_match(url: str) -> tuple[str, str, str]:
-    created = requests.post(f"{url}/api/matches", json={"game": "trails", "mode": "online"}).json()
-    second = requests.post(f"{url}/api/matches/{created['match']}/seats",
+def new_match(http: requests.Session, url: str) -> tuple[str, str, str]:
+    created = http.post(f"{url}/api/matches", json={"game": "trails", "mode": "online"}).json()
+    second = http.post(f"{url}/api/matches/{created['match']}/seats",
                            json={"invite": created["invite_secret"]}).json()
     return created["match"], created["token"], second["token"]
 
 
-async def table(url: str, stats: dict, think: float, rng: random.Random) -> None:
-    """Two seats playing match after match until the run ends."""
+async def table(url: str, stats: dict, think: float, rng: random.Random, address: str) -> None:
+    """Two seats playing match after match from one address until the run ends. A connection the server
+    refuses is counted, and the table starts another match a second later."""
+    import socketio
     loop = asyncio.get_running_loop()
-    blue, red = Seat(url, stats, think, rng), Seat(url, stats, think, rng)
-    while stats["running"]:
-        match, blue_token, red_token = await loop.run_in_executor(None, new_match, url)
-        await red.join(match, red_token, 2)
-        await blue.on_state(await blue.join(match, blue_token, 1))
-        while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
-            await asyncio.sleep(0.05)
-        stats["games"] += 1
-        await blue.leave()
-        await red.leave()
+    blue, red = Seat(url, stats, think, rng, address), Seat(url, stats, think, rng, address)
+    http = requests.Session()
+    http.mount("http://", FromAddress(address))
+    try:
+        while stats["running"]:
+            match, blue_token, red_token = await loop.run_in_executor(None, new_match, http, url)
+            try:
+                await red.join(match, red_token, 2)
+                await blue.on_state(await blue.join(match, blue_token, 1))
+            except socketio.exceptions.ConnectionError:
+                stats["connections_refused"] += 1
+                await red.leave()
+                await asyncio.sleep(1.0)
+                continue
+            while stats["running"] and not (blue.over.is_set() or red.over.is_set()):
+                await asyncio.sleep(0.05)
+            stats["games"] += 1
+            await blue.leave()
+            await red.leave()
+    finally:
+        await blue.http.close()
+        await red.http.close()
 
 
-async def run_matches(url: str, matches: int, seconds: float, think: float, seed: int) -> dict:
+async def run_matches(url: str, matches: int, seconds: float, think: float, seed: int, first: int) -> dict:
+    """`matches` tables, numbered from `first` (their addresses), played for `seconds` after the warm-up."""
     rng = random.Random(seed)
-    stats = {"latencies": [], "accepted": 0, "refused": 0, "running": True, "games": 0}
-    tasks = [asyncio.create_task(table(url, stats, think, rng)) for _ in range(matches)]
+    stats = {"latencies": [], "accepted": 0, "refused": 0, "connections_refused": 0, "running": True, "games": 0}
+    tasks = [asyncio.create_task(table(url, stats, think, rng, table_address(first + i))) for i in range(matches)]
     await asyncio.sleep(WARM_UP)  # every table connects and starts playing
     stats["latencies"].clear()
     accepted0, t0, cpu0 = stats["accepted"], time.perf_counter(), time.process_time()
@@ -151,12 +190,12 @@ async def run_matches(url: str, matches: int, seconds: float, think: float, seed
     stats["running"] = False
     await asyncio.wait(tasks, timeout=15)
     return {"accepted": accepted, "elapsed": elapsed, "refused": stats["refused"],
-            "latencies": stats["latencies"], "games": stats["games"], "cpu": cpu}
+            "connections_refused": stats["connections_refused"], "latencies": stats["latencies"], "games": stats["games"], "cpu": cpu}
 
 
 def client_process(args: tuple) -> dict:
-    url, matches, seconds, think, seed = args
-    return asyncio.run(run_matches(url, matches, seconds, think, seed))
+    url, matches, seconds, think, seed, first = args
+    return asyncio.run(run_matches(url, matches, seconds, think, seed, first))
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -177,7 +216,8 @@ def play_tables(url: str, matches: int, seconds: float, think: float, procs: int
     counts."""
     shares = [matches // procs + (1 if i < matches % procs else 0) for i in range(procs)]
     with multiprocessing.Pool(procs) as pool:
-        return pool.map(client_process, [(url, n, seconds, think, 1000 + i) for i, n in enumerate(shares) if n])
+        return pool.map(client_process, [(url, n, seconds, think, 1000 + i, sum(shares[:i]))
+                                         for i, n in enumerate(shares) if n])
 
 
 def summarise(results: list[dict]) -> dict:
@@ -187,7 +227,8 @@ def summarise(results: list[dict]) -> dict:
     return {
         "seconds": round(elapsed, 1), "accepted": sum(r["accepted"] for r in results),
         "moves_per_s": round(sum(r["accepted"] for r in results) / elapsed, 1),
-        "refused": sum(r["refused"] for r in results), "games_finished": sum(r["games"] for r in results),
+        "refused": sum(r["refused"] for r in results),
+        "connections_refused": sum(r["connections_refused"] for r in results), "games_finished": sum(r["games"] for r in results),
         "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
         "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
         "client_cpu_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
