@@ -50,29 +50,6 @@ class ChallengeService:
         self.notify = notify or (lambda account_id, event, payload: None)
 
     # -- making one -------------------------------------------------------------------------------
-    def forget(self, conn, account_id: int) -> None:
-        """A deleted account's pending challenges: those it made are cancelled, those it was invited to are
-        declined for it, and a challenge nobody is left to accept is declined (in the deletion's transaction)."""
-        now = time.time()
-        conn.execute(update(challenges_table).where(challenges_table.c.challenger == account_id,
-                                                    challenges_table.c.status == "pending")
-                     .values(status="cancelled", updated=now))
-        waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
-            challenge_invitees_table.c.account_id == account_id,
-            challenge_invitees_table.c.status == "pending")).scalars())
-        conn.execute(update(challenge_invitees_table)
-                     .where(challenge_invitees_table.c.account_id == account_id,
-                            challenge_invitees_table.c.status == "pending")
-                     .values(status="declined", answered=now))
-        for challenge_id in waiting:
-            left = conn.execute(select(challenge_invitees_table.c.account_id).where(
-                challenge_invitees_table.c.challenge_id == challenge_id,
-                challenge_invitees_table.c.status != "declined")).first()
-            if left is None:
-                conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id,
-                                                            challenges_table.c.status == "pending")
-                             .values(status="declined", updated=now))
-
     def create(self, challenger, to, game_name, options=None, rated=False, clock=None, first="random") -> dict:
         game = self._game(game_name)
         names = [to] if isinstance(to, str) else to
@@ -299,23 +276,43 @@ class ChallengeService:
         with self.engine.begin() as conn:
             row = self._row(conn, challenge_id)
             self._invitee(conn, row, account)
-            conn.execute(update(challenge_invitees_table).where(
-                challenge_invitees_table.c.challenge_id == row.id,
-                challenge_invitees_table.c.account_id == account.id,
-                challenge_invitees_table.c.status == "pending").values(status="declined", answered=time.time()))
-            left = conn.execute(select(func.count()).select_from(challenge_invitees_table).where(
-                challenge_invitees_table.c.challenge_id == row.id,
-                challenge_invitees_table.c.status != "declined")).scalar_one()
-            if not left:  # everyone declined
-                conn.execute(update(challenges_table).where(challenges_table.c.id == row.id,
-                                                            challenges_table.c.status == "pending")
-                             .values(status="declined", updated=time.time()))
-            else:
+            if self._declined_by(conn, row.id, account.id):
                 conn.execute(update(challenges_table).where(challenges_table.c.id == row.id)
                              .values(updated=time.time()))
         found = self.get(row.id)
         self.notify(row.challenger, "challenge", found)
         return found
+
+    @staticmethod
+    def _declined_by(conn, challenge_id, account_id: int) -> bool:
+        """The invitee's pending answer becomes a decline; a challenge nobody is left to accept is declined.
+        Whether anyone is left."""
+        now = time.time()
+        conn.execute(update(challenge_invitees_table).where(
+            challenge_invitees_table.c.challenge_id == challenge_id,
+            challenge_invitees_table.c.account_id == account_id,
+            challenge_invitees_table.c.status == "pending").values(status="declined", answered=now))
+        left = conn.execute(select(func.count()).select_from(challenge_invitees_table).where(
+            challenge_invitees_table.c.challenge_id == challenge_id,
+            challenge_invitees_table.c.status != "declined")).scalar_one()
+        if not left:  # everyone declined
+            conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id,
+                                                        challenges_table.c.status == "pending")
+                         .values(status="declined", updated=now))
+        return bool(left)
+
+    # -- a deleted account ------------------------------------------------------------------------
+    def forget(self, conn, account_id: int) -> None:
+        """A deleted account's pending challenges, in the deletion's transaction: those it made are cancelled,
+        and it declines those it was invited to (as `decline` does, without telling anyone)."""
+        conn.execute(update(challenges_table).where(challenges_table.c.challenger == account_id,
+                                                    challenges_table.c.status == "pending")
+                     .values(status="cancelled", updated=time.time()))
+        waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
+            challenge_invitees_table.c.account_id == account_id,
+            challenge_invitees_table.c.status == "pending")).scalars())
+        for challenge_id in waiting:
+            self._declined_by(conn, challenge_id, account_id)
 
     def cancel(self, account, challenge_id) -> dict:
         with self.engine.begin() as conn:
