@@ -1074,7 +1074,7 @@ class MatchService:
         one. Until then the answer is the STATE with the pending offer; then it is the new match."""
         match = self._get(match_id)
         with match.lock:
-            seats = self._authorise(match, token)
+            seats, turning = self._authorise(match, token), self._turning(match)
             if match.offers.rematch is None:
                 match.offers.check_offer("rematch", seats, self._situation(match))
                 agreed = match.offers.pending.get("rematch", set()) | set(seats)
@@ -1084,26 +1084,24 @@ class MatchService:
                 new = self._create_rematch(match, owner)
                 self._record_event(match, "rematch", {"match": new.id}, seats[0])
                 self._publish(match)
-                self.listener(match.id, "rematch", {"match": new.id, "from": match.id, "seats": [
-                    self._turned(seat, match.board.players, match.row.mode)
-                    for seat in range(1, match.board.players + 1)]})
-            new_id, players = match.offers.rematch, match.board.players
+                self.listener(match.id, "rematch", {"match": new.id, "from": match.id, "seats": turning})
+            new_id = match.offers.rematch
         new = self._get(new_id)
-        mine = [self._turned(seat, players, match.row.mode) for seat in seats]
-        mine = [seat for seat in mine if seat not in new.computer]
+        mine = [turning[seat - 1] for seat in seats if turning[seat - 1] not in new.computer]
         return {"match": new_id, "seat": mine[0] if mine else None, "seats": sorted(mine), "token": token,
                 "created": True}
 
     @staticmethod
-    def _turned(seat: int, players: int, mode: str) -> int:
-        """A seat's number in the rematch: turned by one, except on one screen where nothing changes."""
-        return seat if mode == "local" else seat % players + 1
+    def _turning(match: Match) -> list[int]:
+        """Each seat's number in the rematch, in seat order: turned by one, except on one screen where nothing
+        changes."""
+        seats = range(1, match.board.players + 1)
+        return list(seats) if match.row.mode == "local" else [seat % match.board.players + 1 for seat in seats]
 
     def _create_rematch(self, match: Match, owner=None) -> Match:
-        game, mode, players = games.get(match.row.game), match.row.mode, match.board.players
-        turned = lambda seat: self._turned(seat, players, mode)  # noqa: E731
-        computer = {turned(seat): level for seat, level in match.computer.items()}
-        seats = sorted((SeatRow(seat=turned(s.seat), kind="ai" if turned(s.seat) in computer else "human",
+        game, mode, turning = games.get(match.row.game), match.row.mode, self._turning(match)
+        computer = {turning[seat - 1]: level for seat, level in match.computer.items()}
+        seats = sorted((SeatRow(seat=turning[s.seat - 1], kind="ai" if turning[s.seat - 1] in computer else "human",
                                 token_hash=s.token_hash, name=s.name, claimed=s.claimed)
                         for s in match.row.seats), key=lambda s: s.seat)
         board = game.new(**match.row.options)
