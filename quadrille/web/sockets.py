@@ -32,13 +32,16 @@ EVENT_COSTS = {"watch": 2, "claim": 5, "pause": 5, "rematch": 5, "decline": 2, "
 MAX_COST = max(EVENT_COSTS.values())
 
 
+MATCH_ROOM = "match:"  # a match's Socket.IO room is this and its id
+
+
 def room_of(match_id: str) -> str:
-    return f"match:{match_id}"
+    return f"{MATCH_ROOM}{match_id}"
 
 
 def match_of(room: str) -> str | None:
     """The match whose room this is, or None for another kind of room."""
-    return room[len("match:"):] if room.startswith("match:") else None
+    return room.removeprefix(MATCH_ROOM) if room.startswith(MATCH_ROOM) else None
 
 
 def register(socketio: SocketIO, service: MatchService, presence: Presence, budgets: Budgets,
