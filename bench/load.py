@@ -66,7 +66,8 @@ def table_address(index: int) -> str:
 
 
 class FromAddress(requests.adapters.HTTPAdapter):
-    """Requests' transport, its connections opened from one local address."""
+    """Requests' transport, its connections opened from one local address (any of 127/8 reaches a server on
+    127.0.0.1)."""
 
     def __init__(self, address: str):
         self.address = address
@@ -74,6 +75,13 @@ class FromAddress(requests.adapters.HTTPAdapter):
 
     def init_poolmanager(self, *args, **kwargs):
         super().init_poolmanager(*args, source_address=(self.address, 0), **kwargs)
+
+
+def http_from(address: str) -> requests.Session:
+    """A requests session whose connections come from `address` (also the security tests' attackers')."""
+    session = requests.Session()
+    session.mount("http://", FromAddress(address))
+    return session
 
 
 class Seat:
@@ -143,7 +151,7 @@ class Seat:
 def new_match(http: requests.Session, url: str) -> tuple[str, str, str]:
     created = http.post(f"{url}/api/matches", json={"game": "trails", "mode": "online"}).json()
     second = http.post(f"{url}/api/matches/{created['match']}/seats",
-                           json={"invite": created["invite_secret"]}).json()
+                       json={"invite": created["invite_secret"]}).json()
     return created["match"], created["token"], second["token"]
 
 
@@ -153,8 +161,7 @@ async def table(url: str, stats: dict, think: float, rng: random.Random, address
     import socketio
     loop = asyncio.get_running_loop()
     blue, red = Seat(url, stats, think, rng, address), Seat(url, stats, think, rng, address)
-    http = requests.Session()
-    http.mount("http://", FromAddress(address))
+    http = http_from(address)
     try:
         while stats["running"]:
             match, blue_token, red_token = await loop.run_in_executor(None, new_match, http, url)
@@ -190,7 +197,8 @@ async def run_matches(url: str, matches: int, seconds: float, think: float, seed
     stats["running"] = False
     await asyncio.wait(tasks, timeout=15)
     return {"accepted": accepted, "elapsed": elapsed, "refused": stats["refused"],
-            "connections_refused": stats["connections_refused"], "latencies": stats["latencies"], "games": stats["games"], "cpu": cpu}
+            "connections_refused": stats["connections_refused"], "latencies": stats["latencies"],
+            "games": stats["games"], "cpu": cpu}
 
 
 def client_process(args: tuple) -> dict:
@@ -224,11 +232,12 @@ def summarise(results: list[dict]) -> dict:
     """The client processes' counts as one: accepted moves/s, refusals, latency percentiles, client CPU."""
     latencies = [x for r in results for x in r["latencies"]]
     elapsed = max(r["elapsed"] for r in results)
+    accepted = sum(r["accepted"] for r in results)
     return {
-        "seconds": round(elapsed, 1), "accepted": sum(r["accepted"] for r in results),
-        "moves_per_s": round(sum(r["accepted"] for r in results) / elapsed, 1),
+        "seconds": round(elapsed, 1), "accepted": accepted, "moves_per_s": round(accepted / elapsed, 1),
         "refused": sum(r["refused"] for r in results),
-        "connections_refused": sum(r["connections_refused"] for r in results), "games_finished": sum(r["games"] for r in results),
+        "connections_refused": sum(r["connections_refused"] for r in results),
+        "games_finished": sum(r["games"] for r in results),
         "p50_ms": round(percentile(latencies, 0.50), 2), "p95_ms": round(percentile(latencies, 0.95), 2),
         "p99_ms": round(percentile(latencies, 0.99), 2), "samples": len(latencies),
         "client_cpu_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),

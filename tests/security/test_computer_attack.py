@@ -18,8 +18,8 @@ import time
 import pytest
 import requests
 import socketio
-from requests.adapters import HTTPAdapter
 
+from bench.load import http_from
 from quadrille import DEFAULTS
 from tests.conftest import ServerProcess
 
@@ -34,24 +34,6 @@ MOVES = 12
 # the server, the attacker's eight clients and this test. The issue's target for other clients' Socket.IO
 # round trips under attack is 250 ms.
 BOUND = 0.25
-
-
-class SourceAddressAdapter(HTTPAdapter):
-    """Connections from a chosen local address (any of 127/8 reaches a server on 127.0.0.1)."""
-
-    def __init__(self, source: str, **kwargs):
-        self.source = source
-        super().__init__(**kwargs)
-
-    def init_poolmanager(self, *args, **kwargs):
-        kwargs["source_address"] = (self.source, 0)
-        super().init_poolmanager(*args, **kwargs)
-
-
-def http_from(address: str) -> requests.Session:
-    session = requests.Session()
-    session.mount("http://", SourceAddressAdapter(address))
-    return session
 
 
 def socket_from(server: ServerProcess, address: str) -> socketio.Client:
