@@ -69,6 +69,7 @@ class AccountService:
         """`storage`: the match storage (its engine holds the players' tables too); `matches`: the match
         service; `secret`: the site's secret (the session's), from which seat keys are derived."""
         self.engine = storage.engine
+        self.reading = storage.reading  # a connection for reads only
         self.matches = matches
         self._secret = secret.encode() if isinstance(secret, str) else secret
         # Services beside this one that keep rows about accounts (ratings, challenges): each forgets a deleted
@@ -154,11 +155,11 @@ class AccountService:
 
     # -- reading accounts -----------------------------------------------------------------------
     def _row(self, account_id):
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return conn.execute(select(accounts_table).where(accounts_table.c.id == account_id)).first()
 
     def _row_by_name(self, name: str):
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return conn.execute(select(accounts_table)
                                 .where(accounts_table.c.name_key == name.lower())).first()
 
@@ -174,7 +175,7 @@ class AccountService:
         ids = list(set(ids))
         if not ids:
             return {}
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return dict(conn.execute(select(accounts_table.c.id, accounts_table.c.name)
                                      .where(accounts_table.c.id.in_(ids))).all())
 
@@ -183,7 +184,7 @@ class AccountService:
         if not isinstance(prefix, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,20}", prefix):
             return []
         key = prefix.lower().replace("_", r"\_")
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return list(conn.execute(select(accounts_table.c.name)
                                      .where(accounts_table.c.name_key.like(key + "%", escape="\\"))
                                      .order_by(accounts_table.c.name_key).limit(limit)).scalars())
@@ -208,7 +209,7 @@ class AccountService:
     def by_api_token(self, token) -> Account | None:
         if not well_formed(token) or not token.startswith(API_TOKEN_PREFIX):
             return None
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = conn.execute(select(accounts_table).join(
                 api_tokens_table, api_tokens_table.c.account_id == accounts_table.c.id)
                 .where(api_tokens_table.c.token_hash == hash_token(token))).first()
@@ -235,12 +236,12 @@ class AccountService:
                  .join(matches_table, matches_table.c.id == account_matches_table.c.match_id)
                  .where(account_matches_table.c.account_id == account_id)
                  .order_by(matches_table.c.updated.desc()))
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return list(conn.execute(query.limit(limit) if limit else query).scalars())
 
     def accounts_in(self, match_id: str) -> dict[int, list[int]]:
         """The accounts that play a match, each with its seats."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return {r.account_id: json.loads(r.seats) for r in conn.execute(
                 select(account_matches_table).where(account_matches_table.c.match_id == match_id))}
 
@@ -271,6 +272,6 @@ class AccountService:
     def updated(self, match_ids: list[str]) -> dict[str, float]:
         if not match_ids:
             return {}
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return dict(conn.execute(select(matches_table.c.id, matches_table.c.updated)
                                      .where(matches_table.c.id.in_(match_ids))).all())

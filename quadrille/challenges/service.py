@@ -44,6 +44,7 @@ class ChallengeService:
                  notify: Callable[[int, str, dict], None] | None = None):
         """`notify(account_id, event, payload)`: tells a player's open pages (Socket.IO) at once."""
         self.engine = storage.engine
+        self.reading = storage.reading  # a connection for reads only
         self.matches = matches
         self.accounts = accounts
         self.ratings = ratings
@@ -123,7 +124,7 @@ class ChallengeService:
         return conn.execute(select(challenges_table).where(challenges_table.c.id == challenge_id)).first()
 
     def get(self, challenge_id) -> dict:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = self._row(conn, challenge_id)
             if row is None:
                 raise not_found()
@@ -144,7 +145,7 @@ class ChallengeService:
 
     def listing(self, account) -> dict:
         """{"incoming": challenges waiting for this account's answer, "outgoing": its own, the latest 50}."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             incoming_ids = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
                 challenge_invitees_table.c.account_id == account.id,
                 challenge_invitees_table.c.status == "pending")).scalars())
@@ -198,7 +199,7 @@ class ChallengeService:
 
     def start(self, account, challenge_id) -> dict:
         """The creator of a challenge of several players starts it with those who accepted."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = self._row(conn, challenge_id)
             if row is None or row.challenger != account.id:
                 raise not_found()

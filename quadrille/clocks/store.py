@@ -13,6 +13,7 @@ from ..infra.storage import Storage, clock_beat_table, clocks_table
 class ClockStore:
     def __init__(self, storage: Storage):
         self.engine = storage.engine
+        self.reading = storage.reading  # a connection for reads only
 
     def set_deadline(self, match_id: str, control: dict, seat: int | None, deadline: float | None) -> None:
         """Record which seat's clock runs and when it runs out (None: none runs): one row per clocked match."""
@@ -28,7 +29,7 @@ class ClockStore:
 
     def running(self) -> list[tuple[str, int, float]]:
         """Every (match, seat, deadline) whose clock runs, earliest first (ix_clocks_deadline)."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return [tuple(r) for r in conn.execute(
                 select(clocks_table.c.match_id, clocks_table.c.seat, clocks_table.c.deadline)
                 .where(clocks_table.c.deadline.is_not(None)).order_by(clocks_table.c.deadline))]
@@ -37,13 +38,13 @@ class ClockStore:
         """For each clocked match among `match_ids`: (control, running seat, deadline), by primary key."""
         if not match_ids:
             return {}
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             rows = conn.execute(select(clocks_table).where(clocks_table.c.match_id.in_(list(match_ids))))
             return {r.match_id: (json.loads(r.control), r.seat, r.deadline) for r in rows}
 
     # -- the heartbeat ---------------------------------------------------------------------------------
     def last_beat(self) -> float | None:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = conn.execute(select(clock_beat_table.c.at).where(clock_beat_table.c.id == 1)).first()
         return None if row is None else row[0]
 

@@ -196,7 +196,7 @@ class Storage:
         self.dialect = self.engine.dialect.name   # "sqlite" or "postgresql"
         self.applied = migrate.upgrade(self.engine)
         # Single statements need no transaction around them: on a server database each BEGIN and COMMIT is a
-        # round trip of its own.
+        # round trip of its own. Nor do reads on PostgreSQL (see `reading`).
         self._autocommit = (self.engine if self.dialect == "sqlite"
                             else self.engine.execution_options(isolation_level="AUTOCOMMIT"))
         if self.dialect == "postgresql":
@@ -242,6 +242,14 @@ class Storage:
             raise
         finally:
             pooled.close()
+
+    def reading(self):
+        """A connection for reads only (`with storage.reading() as conn:`). On SQLite its statements share one
+        snapshot, as in any transaction. On PostgreSQL it runs without a transaction: at its READ COMMITTED
+        level each statement takes its own snapshot inside a transaction too, so the transaction bought
+        nothing but a BEGIN and a ROLLBACK, and psycopg forgets its prepared statements at every ROLLBACK (the
+        next append on that connection was prepared again)."""
+        return self._autocommit.connect()
 
     def ping(self) -> None:
         """Raise if the database cannot be reached (for the health check)."""
@@ -361,7 +369,7 @@ class Storage:
 
     # -- reads --------------------------------------------------------------
     def load_match(self, match_id: str) -> MatchRow | None:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).first()
             if row is None:
                 return None
@@ -400,7 +408,7 @@ class Storage:
                                               for r in rows if r[2] is not None]
 
     def seats(self, match_id: str) -> list[SeatRow]:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return [SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in conn.execute(
                 select(seats_table).where(seats_table.c.match_id == match_id).order_by(seats_table.c.seat))]
 
@@ -414,7 +422,7 @@ class Storage:
 
     def find_by_name(self, name: str) -> str | None:
         """The newest match with this name, or None."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = conn.execute(select(matches_table.c.id).where(matches_table.c.name == name)
                                .order_by(matches_table.c.created.desc()).limit(1)).first()
         return row.id if row else None
@@ -435,7 +443,7 @@ class Storage:
     def recent_matches(self, limit: int = 20) -> list[dict]:
         """The most recently active listed matches, newest first: id, game, mode, name, created, version,
         visibility, free_seats (the people's seats nobody holds). Unlisted matches (private ones, local, against the computer, embedded) never appear."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
 
 

@@ -29,6 +29,7 @@ PROVISIONAL_RD = 110  # lichess shows a rating with a "?" above this deviation
 class RatingService:
     def __init__(self, storage):
         self.engine = storage.engine
+        self.reading = storage.reading  # a connection for reads only
 
     def forget(self, conn, account_id: int) -> None:
         """A deleted account's ratings go (in the deletion's transaction); the games it played stay rated."""
@@ -45,7 +46,7 @@ class RatingService:
         match_ids = list(match_ids)
         if not match_ids:
             return set()
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             return set(conn.execute(select(rated_matches_table.c.match_id)
                                     .where(rated_matches_table.c.match_id.in_(match_ids))).scalars())
 
@@ -62,7 +63,7 @@ class RatingService:
     def _rematch(self, old: str, new: str, turned: list[int]) -> None:
         """A rematch of a rated match is rated too, each account in the seat its old one turned into (`turned`:
         the rematch's seat of each old seat, in order, as the match service turned them)."""
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             row = conn.execute(select(rated_matches_table).where(rated_matches_table.c.match_id == old)).first()
         if row is None:
             return
@@ -120,14 +121,14 @@ class RatingService:
 
     # -- reading --------------------------------------------------------------------------------------
     def ratings_of(self, account_id: int) -> dict[str, dict]:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             rows = conn.execute(select(ratings_table).where(ratings_table.c.account_id == account_id)
                                 .order_by(ratings_table.c.game)).all()
         return {r.game: {"rating": round(r.rating), "rd": round(r.rd), "games": r.games,
                          "provisional": r.rd > PROVISIONAL_RD} for r in rows}
 
     def history_of(self, account_id: int) -> dict[str, list[dict]]:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             rows = conn.execute(select(rating_history_table).where(rating_history_table.c.account_id == account_id)
                                 .order_by(rating_history_table.c.at)).all()
         history: dict[str, list[dict]] = {}
@@ -137,7 +138,7 @@ class RatingService:
         return history
 
     def leaderboard(self, game: str, limit: int = 50) -> list[dict]:
-        with self.engine.connect() as conn:
+        with self.reading() as conn:
             rows = conn.execute(select(ratings_table.c.rating, ratings_table.c.rd, ratings_table.c.games,
                                        accounts_table.c.name)
                                 .join(accounts_table, accounts_table.c.id == ratings_table.c.account_id)

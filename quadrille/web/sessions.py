@@ -37,7 +37,7 @@ def site_secret(storage, name: str = "session") -> str:
     `session` signs cookies when SECRET_KEY is not set; `seats` derives the accounts' seat keys (never
     rotated: the seats of every account's matches hold its keys' hashes)."""
     query = select(site_keys_table.c.value).where(site_keys_table.c.name == name)
-    with storage.engine.connect() as conn:
+    with storage.reading() as conn:
         found = conn.execute(query).scalar()
     if found:
         return found
@@ -46,7 +46,7 @@ def site_secret(storage, name: str = "session") -> str:
             conn.execute(insert(site_keys_table).values(name=name, value=secrets.token_urlsafe(48)))
     except IntegrityError:
         pass  # another process made it a moment ago
-    with storage.engine.connect() as conn:
+    with storage.reading() as conn:
         return conn.execute(query).scalar_one()
 
 
