@@ -110,7 +110,8 @@ def create_app(config: dict | None = None) -> Flask:
         takeover = (config["TAKEOVER_INTERVAL"], presence.local_matches)
         # A match's broadcasts go through Redis only when presence says another process has a socket in it.
         socketio.server.manager.publish_only_where_heard(
-            lambda room: presence.entries_key(match) if (match := sockets.match_of(room)) else None, presence.node)
+            lambda room: presence.entries_key(match) if (match := sockets.match_of(room)) else None, presence.node,
+            ttl=config["AUDIENCE_TTL"])
     else:
         client, clock, quota, takeover = None, time.monotonic, MatchQuota, None
         presence = MemoryPresence(grace=config["PRESENCE_GRACE"])

@@ -30,6 +30,10 @@ DEFAULTS = {
     "REDIS_CONNECTIONS": 256,
     # A process refreshes its presence entries every PRESENCE_TTL/3 s: a dead process's sockets vanish within it.
     "PRESENCE_TTL": 10.0,
+    # A process that found no other process's socket in a match trusts that for AUDIENCE_TTL s before asking
+    # Redis again (infra/message_queue.py): a broadcast to a watcher who joins another process at the instant
+    # of a move may be this late, never lost.
+    "AUDIENCE_TTL": 10.0,
     # A dead process's computer seats are taken over within LEASE_TTL plus TAKEOVER_INTERVAL seconds.
     "LEASE_TTL": 6.0,
     "TAKEOVER_INTERVAL": 2.0,

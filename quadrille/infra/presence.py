@@ -53,6 +53,10 @@ class MemoryPresence:
     # (its refreshes failed for longer than the entry lives): the other processes' broadcasts skipped this one
     # meanwhile (infra/message_queue.py), so its sockets need the STATE again. Only across processes.
     on_restored: Callable[[str], None] | None = None
+    # Called with a match id when this process's entry there is new (its first socket there, or an entry written
+    # again after it lapsed), before that socket reads the match: processes that read the match's entries before
+    # may go on taking this one for absent a while (infra/message_queue.py). Only across processes.
+    on_new_entry: Callable[[str], None] | None = None
 
     def __init__(self, grace: float = 20.0, clock: Callable[[], float] = time.monotonic):
         self.grace = grace
@@ -137,8 +141,7 @@ class MemoryPresence:
 
     def watching(self, match_id: str) -> bool:
         """Whether any client (player or spectator) is connected to the match."""
-        with self._lock:
-            return bool(self._by_match.get(match_id))
+        return self.has_sockets_in(match_id)
 
     def seats_of(self, sid: str) -> list[int]:
         """The seats the socket holds in the match it watches ([] for a spectator or a stranger)."""
@@ -156,6 +159,11 @@ class MemoryPresence:
             entries = list(self._by_match.get(match_id, {}).values())
         online = sorted({s for seats in entries for s in seats})
         return {"match": match_id, "online": online, "spectators": sum(1 for seats in entries if not seats)}
+
+    def has_sockets_in(self, match_id: str) -> bool:
+        """Whether a socket of this process watches the match."""
+        with self._lock:
+            return bool(self._by_match.get(match_id))
 
     def local_matches(self) -> list[str]:
         """The matches this process has sockets in."""
@@ -266,9 +274,13 @@ class RedisPresence(MemoryPresence):
                 pipe.expire(self.entries_key(match_id), int(self.ttl * 3) + 1)
         answers = pipe.execute()
         with self._lock:
-            restored = [m for m, at in written if answers[at] == 1 and m in self._entered]
+            new = [m for m, at in written if answers[at] == 1]
+            restored = [m for m in new if m in self._entered]
             self._entered.difference_update(m for m, entry in entries if entry is None)
             self._entered.update(m for m, _ in written)
+        if self.on_new_entry is not None:
+            for match_id in new:
+                self.on_new_entry(match_id)
         for match_id in restored:
             log.warning("presence in %s had lapsed while this process kept sockets there", match_id)
             if self.on_restored is not None:
@@ -423,9 +435,8 @@ class RedisPresence(MemoryPresence):
         return found
 
     def watching(self, match_id: str) -> bool:
-        with self._lock:
-            if self._by_match.get(match_id):
-                return True
+        if self.has_sockets_in(match_id):
+            return True
         live, _ = self._view(match_id)
         return bool(live)
 

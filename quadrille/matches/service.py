@@ -408,12 +408,13 @@ class MatchService:
             return []
         return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
 
-    def unannounced_state(self, match_id) -> dict | None:
+    def unannounced_state(self, match_id, check: bool = False) -> dict | None:
         """The match's STATE if this process never broadcast its current version (it was written by another
         process, which may have died before broadcasting it, or before this process started); else None. Each
         version is answered once. Asked just after a player's `watch`, whose STATE caught the cached match up
-        with storage: the cached match serves as it is (a second check was a round trip for nothing)."""
-        match = self._get(match_id, check=False)
+        with storage, the cached match serves as it is (a second check was a round trip for nothing); asked at
+        any other time, `check` catches it up first."""
+        match = self._get(match_id, check=check)
         with match.lock:
             if match.announced >= match.version:
                 return None

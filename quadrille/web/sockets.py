@@ -107,14 +107,14 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         """Tell the room who is here."""
         socketio.emit("presence", presence_of(match_id), to=room_of(match_id))
 
-    def send_state(match_id: str) -> None:
+    def send_state(match_id: str, check: bool = False) -> None:
         """Send the room the match's STATE again if this process never broadcast its version. A player watches
         again after their connection dropped, which may be because their process died between recording their
         move and broadcasting it: the others would never hear of that move (and wait for it forever) but for
         this. Clients keep the newest STATE; one process alone broadcast every version itself and sends nothing
-        here."""
+        here. `check`: catch the cached match up with storage first (when no `watch` just did)."""
         try:
-            state = service.unannounced_state(match_id)
+            state = service.unannounced_state(match_id, check=check)
         except ServiceError:
             return
         if state is not None:
@@ -143,6 +143,22 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         socketio.emit("state", state, to=room_of(match_id), ignore_queue=True)
 
     presence.on_restored = restore
+
+    def arrived(match_id: str) -> None:
+        """This process's entry in the match is new, and other processes may have found themselves alone in the
+        match just before, and go on skipping this one for a while (infra/message_queue.py): they are told to
+        forget that, and once any such answer has expired, the room gets the STATE of a version this process
+        never broadcast, which is what a move they committed in the meantime would be."""
+        manager = socketio.server.manager
+        manager.audience_grew(presence.entries_key(match_id))
+
+        def after_every_answer_expired() -> None:
+            socketio.sleep(manager.audience_ttl)
+            if presence.has_sockets_in(match_id):
+                send_state(match_id, check=True)
+        socketio.start_background_task(after_every_answer_expired)
+
+    presence.on_new_entry = arrived
 
     @socketio.on("watch")
     @acknowledged

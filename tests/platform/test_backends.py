@@ -76,21 +76,24 @@ def test_a_process_whose_entry_lapsed_while_it_kept_sockets_is_told_when_it_writ
     match = f"lapse-{uuid.uuid4().hex[:8]}"
     stalled = RedisPresence(client, grace=5, ttl=0.5, node="stalled")
     other = RedisPresence(client, grace=5, ttl=0.5, node="other")
-    restored = []
+    restored, new = [], []
     stalled.on_restored = restored.append
+    stalled.on_new_entry = new.append  # every new field, a first one too: the others may think they are alone
     stalled.enter("s1", match, [1])
+    assert new == [match]
     stalled.enter("s2", match, [])  # the same field written again
     other.enter("s3", match, [2])
     time.sleep(0.7)
     other.refresh()  # reaps the stalled process's entry
-    assert client.hkeys(stalled.entries_key(match)) == [b"other"] and restored == []
+    assert client.hkeys(stalled.entries_key(match)) == [b"other"] and restored == [] and new == [match]
     stalled.refresh()
     assert restored == [match] and set(client.hkeys(stalled.entries_key(match))) == {b"other", b"stalled"}
+    assert new == [match, match]
     stalled.refresh()
-    assert restored == [match]
+    assert restored == [match] and new == [match, match]
     stalled.leave("s1"), stalled.leave("s2")
     stalled.enter("s4", match, [])  # back after leaving: a first entry
-    assert restored == [match]
+    assert restored == [match] and new == [match, match, match]
     stalled.leave("s4"), other.leave("s3")
 
 

@@ -108,6 +108,77 @@ def test_a_match_broadcast_is_published_only_when_another_process_has_a_socket_i
         client.delete(prefix + "match:alone", prefix + "match:shared")
 
 
+def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the_answer_expires(redis_url):
+    """A process found alone in a match asks Redis again only when another process's `audience_grew` reaches it
+    (that process's field is new), or when its answer is `ttl` old: until then a broadcast costs no question."""
+    import redis
+    channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
+    here, there = manager(redis_url, channel), manager(redis_url, channel)
+    there._redis_connect()
+    there.publish_only_where_heard(lambda room: prefix + room if room.startswith("match:") else None, "there",
+                                   ttl=0.6)
+    heard_by_there = threading.Thread(target=lambda: [None for _ in there._listen()], daemon=True)
+    heard_by_there.start()  # `there` hears the channel, as its listening thread would
+    client = redis.Redis.from_url(redis_url)
+    subscriber = client.pubsub(ignore_subscribe_messages=True)
+    subscriber.subscribe(channel)
+    published: list = []
+
+    def publishes(version: int) -> bool:
+        """Whether `there` publishes a STATE of this version to the match's room."""
+        there.emit("state", {"version": version}, room="match:m")
+        there.emit("notice", {"marker": version})  # always published: what came before it has come
+        deadline = time.monotonic() + 5
+        while True:
+            assert time.monotonic() < deadline, "the marker never came"
+            message = subscriber.get_message(timeout=1)  # None for the (ignored) subscription's confirmation
+            if message is None:
+                continue
+            head, _, body = message["data"].partition(b"\n")
+            if json.loads(head)[1] == "audience":
+                continue
+            data = json.loads(body)["data"][0]
+            if data == {"marker": version}:
+                return data in published or {"version": version} in published
+            published.append(data)
+    try:
+        deadline = time.monotonic() + 10
+        while client.pubsub_numsub(channel)[0][1] < 2:  # `there` and the test's subscriber
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        client.hset(prefix + "match:m", "there", "{}")
+        assert not publishes(1)  # alone: asked once
+        client.hset(prefix + "match:m", "here", "{}")  # another process's field, written without a word
+        assert not publishes(2)  # the answer is trusted
+        here._redis_connect()
+        here.audience_grew(prefix + "match:m")  # ... until that process says it arrived
+        deadline = time.monotonic() + 5
+        while prefix + "match:m" in there._alone_until:
+            assert time.monotonic() < deadline, "the arrival was never heard"
+            time.sleep(0.01)
+        assert publishes(3)
+        client.hdel(prefix + "match:m", "here")
+        assert not publishes(4)  # alone again, and trusted again
+        client.hset(prefix + "match:m", "here", "{}")
+        time.sleep(0.7)  # no word this time: the answer expires
+        assert publishes(5)
+        client.hdel(prefix + "match:m", "here")
+        asking = there.redis.hkeys
+
+        def overtaken(key):  # an arrival heard while the question was out: it may postdate the answer
+            answer = asking(key)
+            there._heard_arrival(key)
+            return answer
+        there.redis.hkeys = overtaken
+        assert not publishes(6)
+        there.redis.hkeys = asking
+        client.hset(prefix + "match:m", "here", "{}")
+        assert publishes(7)  # that answer was not trusted: asked again
+    finally:
+        subscriber.close()
+        client.delete(prefix + "match:m")
+
+
 def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_path):
     """A real server on the queue: its entry in a match vanishes from Redis (as when another process reaps an
     entry whose refreshes failed for too long); its next refresh writes it again, and the match's sockets there
@@ -133,3 +204,38 @@ def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_pa
     finally:
         watcher.disconnect()
         server.stop()
+
+
+def test_a_move_that_no_broadcast_brought_reaches_a_new_watcher_once_every_answer_has_expired(redis_url, tmp_path):
+    """A process that found itself alone in a match may skip a watcher who has just joined another process
+    (infra/message_queue.py). The watcher's process sends the room what it never broadcast once every such answer
+    has expired. Here the move comes from a process outside the message queue on the same database, so no
+    broadcast ever brings it: the watcher gets it from that resend, AUDIENCE_TTL after it joined."""
+    import requests
+    from tests.conftest import ServerProcess, wait_until
+    prefix, ttl = f"test-{uuid.uuid4().hex}:", 1.0
+    db = tmp_path / "shared.db"
+    watched = ServerProcess(db, settings={"CLUSTER_PREFIX": prefix, "AUDIENCE_TTL": ttl}, queue=redis_url).start()
+    outsider = ServerProcess(db).start()
+    watcher = socketio.Client(reconnection=False)
+    try:
+        created = requests.post(f"{watched.url}/api/matches", json={"game": "trails", "mode": "local"}).json()
+        match, token = created["match"], created["token"]
+        states: list = []
+        watcher.on("state", states.append)
+        watcher.connect(watched.url, transports=["websocket"], wait_timeout=10)
+        answer = watcher.call("watch", {"match": match}, timeout=10)
+        joined = time.monotonic()
+        assert answer["ok"] and answer["state"]["version"] == 0
+        move = requests.get(f"{outsider.url}/api/matches/{match}").json()["legal"][0]
+        played = requests.post(f"{outsider.url}/api/matches/{match}/moves", json={"move": move},
+                               headers={"Authorization": f"Bearer {token}"})
+        assert played.status_code == 200, played.text
+        version = played.json()["version"]
+        wait_until(lambda: any(s["version"] == version for s in states), 10, "the move, sent again")
+        assert time.monotonic() - joined >= ttl - 0.1
+        assert [s["version"] for s in states] == [version]  # once, and nothing before it
+    finally:
+        watcher.disconnect()
+        outsider.stop()
+        watched.stop()
