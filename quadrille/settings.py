@@ -1,9 +1,10 @@
 """Every setting of the server, with its default and why. `create_app(config)` overrides any of them.
 
-Budgets are written in the `limits` notation ("100 per 20 seconds"). Their defaults are sized so that
-`bench/load.py` (400 Socket.IO clients playing 200 matches from one address, 127.0.0.1) still plays:
-per-address budgets must be generous, because many real players share one address behind a NAT; the
-per-socket budgets are the tight ones (lichess: about 100 messages per 20 s for a player).
+Budgets are written in the `limits` notation ("100 per 20 seconds"). Per-address budgets are generous,
+because many real players share one address behind a NAT (the events of `bench/load.py`'s 400 clients at
+200 matches fit in one address's budget, though since each of its tables reconnects for every game, their
+connections would not: it plays each table from an address of its own); the per-socket budgets are the
+tight ones (lichess: about 100 messages per 20 s for a player).
 """
 from __future__ import annotations
 
