@@ -95,8 +95,9 @@ class RoomAwareRedisManager(socketio.RedisManager):
         # (python-socketio subscribes at the first connection a process takes, and again after a reconnection);
         # and not when an arrival was heard while the question was out: it may have come after Redis answered.
         if alone and self._subscribed() and self._grew_at.get(key, float("-inf")) < asked:
-            if len(self._alone_until) >= self.MAX_ANSWERS:
-                self._alone_until = {k: until for k, until in self._alone_until.items() if until > asked}
+            if len(self._alone_until) >= self.MAX_ANSWERS:  # the expired go; if none has, all do (it costs questions)
+                kept = {k: until for k, until in self._alone_until.items() if until > asked}
+                self._alone_until = kept if len(kept) < self.MAX_ANSWERS else {}
             self._alone_until[key] = asked + self.audience_ttl
         return alone
 
@@ -107,7 +108,7 @@ class RoomAwareRedisManager(socketio.RedisManager):
         """Another process's field in the hash `key` is new: forget being alone there."""
         now = time.monotonic()
         self._alone_until.pop(key, None)
-        if len(self._grew_at) >= self.MAX_ANSWERS:  # an older arrival matters to no question still out
+        if len(self._grew_at) >= self.MAX_ANSWERS:  # an older arrival matters to no answer that could be kept
             self._grew_at = {k: at for k, at in self._grew_at.items() if at > now - self.audience_ttl}
         self._grew_at[key] = now
 

@@ -179,6 +179,35 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
         client.delete(prefix + "match:m")
 
 
+def test_the_answers_and_arrivals_a_process_keeps_stay_bounded(redis_url):
+    """Past MAX_ANSWERS, the expired answers go (all of them, when none has expired: that only costs questions),
+    and arrivals older than any answer that could still be kept go."""
+    import redis
+    channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
+    there = manager(redis_url, channel)
+    there._redis_connect()
+    there.publish_only_where_heard(lambda room: prefix + room, "there", ttl=0.3)
+    there.MAX_ANSWERS = 3
+    there.pubsub.subscribe(channel)  # as its listening thread would: answers are kept only while subscribed
+    client = redis.Redis.from_url(redis_url)
+    for room in ("a", "b", "c"):
+        assert there._heard_only_here(room)  # nobody hears these rooms: alone
+    assert set(there._alone_until) == {prefix + r for r in "abc"}
+    assert there._heard_only_here("d") and set(there._alone_until) == {prefix + "d"}  # none had expired
+    time.sleep(0.35)
+    for room in ("e", "f", "g"):
+        there._heard_only_here(room)
+    assert set(there._alone_until) == {prefix + r for r in "efg"}  # d had expired
+    for room in ("e", "f", "g"):
+        there._heard_arrival(prefix + room)
+    assert there._alone_until == {} and len(there._grew_at) == 3
+    time.sleep(0.35)
+    there._heard_arrival(prefix + "h")
+    assert set(there._grew_at) == {prefix + "h"}
+    there.pubsub.close()
+    client.close()
+
+
 def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_path):
     """A real server on the queue: its entry in a match vanishes from Redis (as when another process reaps an
     entry whose refreshes failed for too long); its next refresh writes it again, and the match's sockets there
