@@ -2,7 +2,8 @@
 
     python bench/cluster.py                       # (a) (b) (c) (d), 200 matches, 0.25 s think time, 30 s each
     python bench/cluster.py --configs a,c --seconds 60
-    python bench/cluster.py --matches 80 --rounds 3       # each configuration three times, interleaved: the medians
+    python bench/cluster.py --matches 80 --rounds 3       # each configuration three times, interleaved: the medians,
+                                                          # and (c) over (a) round by round
     python bench/cluster.py --matches 60 --seconds 15   # a quick check that it works (figures not comparable)
 
     (a) one process on SQLite, no message queue     (b) one process on PostgreSQL + Redis
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import sys
 import tempfile
 import threading
@@ -154,6 +156,13 @@ def main() -> None:
         ratio = two["cpu_ms_per_move"] / base
         print(f"\ntarget: (c) at most 1.6x the CPU per move of (a): {ratio:.2f}x, "
               f"{'met' if ratio <= 1.6 else 'NOT met'}")
+        if args.rounds > 1 and "a" in runs and "c" in runs:
+            # Paired by round ((a) and (c) measured minutes apart): the machine's slower and faster hours
+            # cancel out, where the two medians above may come from different rounds.
+            paired = [c["cpu_ms_per_move"] / a["cpu_ms_per_move"] for a, c in zip(runs["a"], runs["c"])
+                      if a["cpu_ms_per_move"] and c["cpu_ms_per_move"]]
+            print(f"round by round, (c) / (a): {', '.join(f'{x:.2f}' for x in paired)}; median "
+                  f"{statistics.median(paired):.2f}x, at most 1.6x in {sum(x <= 1.6 for x in paired)} of {len(paired)}")
     for label, r in rows:
         print(f"target: p99 under 50 ms ({args.matches} matches, think {args.think} s): {label}: {r['p99_ms']} ms, "
               f"{'met' if r['p99_ms'] < 50 else 'NOT met'}")
