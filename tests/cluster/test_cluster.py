@@ -136,6 +136,38 @@ def test_the_sockets_of_a_match_meet_on_one_process_and_other_sockets_spread(mak
             sio.disconnect()
 
 
+def test_a_matchs_http_routes_go_to_its_home_where_its_sockets_are(make_cluster, redis_url):
+    """nginx sends /api/matches/ID and the routes below it to the same home as the match's sockets, so a move
+    made over HTTP (a bot's) is broadcast in process: with its players' sockets on that process alone, nothing is
+    published to Redis. Through any other process, every such move would be. The collection's own routes
+    (recent, by-name, import) are no match, and still answer."""
+    import redis
+    cluster = make_cluster(3)
+    counts = redis.Redis.from_url(redis_url)
+
+    def published() -> int:
+        return counts.info("commandstats").get("cmdstat_publish", {}).get("calls", 0)
+    opened = []
+    try:
+        for _ in range(4):
+            match, blue, red = online_match(cluster.url)
+            opened += [client(f"{cluster.url}/?match={match}", match, token) for token in (blue, red)]
+            time.sleep(0.3)  # the presence announcements of their arrival are sent
+            before = published()
+            for k in range(6):
+                assert move(cluster.url, match, (blue, red)[k % 2]).status_code == 200
+            assert published() == before, "a move over HTTP was made away from the match's home"
+        assert requests.get(f"{cluster.url}/api/matches/recent").status_code == 200
+        assert requests.post(f"{cluster.url}/api/matches/by-name",
+                             json={"name": "routes", "game": "trails"}).status_code == 201
+        record = requests.get(f"{cluster.url}/api/matches/{match}/record").text
+        assert requests.post(f"{cluster.url}/api/matches/import", data=record,
+                             headers={"Content-Type": "application/json"}).status_code == 201
+    finally:
+        for sio in opened:
+            sio.disconnect()
+
+
 def test_a_watcher_who_joins_another_process_mid_game_ends_on_the_last_move(make_cluster):
     """A broadcast goes through Redis only when presence names another process in the match, and a process
     found alone trusts that until another process says it arrived (infra/message_queue.py): watchers that join a

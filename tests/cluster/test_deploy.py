@@ -23,7 +23,7 @@ def test_deploy_nginx_conf_passes_nginx_t(tmp_path):
     """The file as it is, but for the app hostnames (app1, app2: names of the compose network, which nginx
     resolves when it reads the file), pointed at this machine, and its port."""
     text = (ROOT / "deploy" / "nginx.conf").read_text()
-    assert re.findall(r"server (app\d+):5000", text) == ["app1", "app2"] * 3  # home, any, sticky
+    assert re.findall(r"server (app\d+):5000", text) == ["app1", "app2"] * 4  # home, home over HTTP, any, sticky
     local = tmp_path / "deploy-nginx.conf"
     local.write_text(re.sub(r"server app(\d+):5000", r"server 127.0.0.1:500\1", text)
                      .replace("listen 80;", f"listen 127.0.0.1:{free_port()};"))
@@ -38,7 +38,7 @@ def test_the_clusters_own_nginx_conf_passes_nginx_t(tmp_path):
     checked = Nginx(tmp_path, ["127.0.0.1:5001", "127.0.0.1:5002", "127.0.0.1:5003"]).test()
     assert checked.returncode == 0, checked.stderr
     written = (tmp_path / "nginx.conf").read_text()
-    assert written.count("server 127.0.0.1:5003 ") == 3 and "app1" not in written.split("http {", 1)[1]
+    assert written.count("server 127.0.0.1:5003 ") == 4 and "app1" not in written.split("http {", 1)[1]
 
 
 def test_docker_compose_names_what_nginx_conf_and_app_py_expect():
