@@ -195,8 +195,8 @@ class Storage:
         self.engine = make_engine(database_url(url))
         self.dialect = self.engine.dialect.name   # "sqlite" or "postgresql"
         self.applied = migrate.upgrade(self.engine)
-        # Single statements need no transaction around them: on a server database each BEGIN and COMMIT is a
-        # round trip of its own. Nor do reads on PostgreSQL (see `reading`).
+        # Reads need no transaction around them (see `reading`): on a server database each BEGIN and COMMIT
+        # is a round trip of its own.
         self._autocommit = (self.engine if self.dialect == "sqlite"
                             else self.engine.execution_options(isolation_level="AUTOCOMMIT"))
         if self.dialect == "postgresql":
@@ -253,7 +253,7 @@ class Storage:
 
     def ping(self) -> None:
         """Raise if the database cannot be reached (for the health check)."""
-        with self._autocommit.connect() as conn:
+        with self.reading() as conn:
             conn.exec_driver_sql("SELECT 1")
 
     def close(self) -> None:
@@ -400,7 +400,7 @@ class Storage:
             with self._driver() as conn:
                 rows = conn.execute(self._since_sql, args, prepare=True).fetchall()
         else:
-            with self._autocommit.connect() as conn:
+            with self.reading() as conn:
                 rows = conn.exec_driver_sql(self._since_sql, args).all()
         if not rows:
             return None
@@ -415,7 +415,7 @@ class Storage:
     def revision(self, match_id: str) -> int | None:
         """The match's revision (None: no such match): one read of a primary key, the check a process makes
         before it uses a match it cached while other processes may have written to it."""
-        with self._autocommit.connect() as conn:
+        with self.reading() as conn:
             row = conn.exec_driver_sql(self._revision_sql, self._revision_args({"match_id": match_id})).first()
         return None if row is None else row[0]
 
