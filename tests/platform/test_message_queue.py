@@ -21,6 +21,16 @@ def manager(redis_url: str, channel: str) -> RoomAwareRedisManager:
     return made
 
 
+def publishing_where_heard(redis_url: str, channel: str, prefix: str, ttl: float | None = None):
+    """The manager of the process "there", connected, publishing a match room's broadcasts only when the hash
+    `prefix` + room (presence's entries) names another process."""
+    made = manager(redis_url, channel)
+    made._redis_connect()
+    made.publish_only_where_heard(lambda room: prefix + room if room.startswith("match:") else None, "there",
+                                  ttl=ttl)
+    return made
+
+
 def test_a_process_decodes_only_the_messages_it_has_something_to_do_with(redis_url):
     channel = f"test-{uuid.uuid4().hex}"
     here, there = manager(redis_url, channel), manager(redis_url, channel)
@@ -75,9 +85,7 @@ def test_a_match_broadcast_is_published_only_when_another_process_has_a_socket_i
     that no hash describes (an account's inbox, everyone)."""
     import redis
     channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
-    there = manager(redis_url, channel)
-    there._redis_connect()
-    there.publish_only_where_heard(lambda room: prefix + room if room.startswith("match:") else None, "there")
+    there = publishing_where_heard(redis_url, channel, prefix)
     client = redis.Redis.from_url(redis_url)
     subscriber = client.pubsub(ignore_subscribe_messages=True)
     subscriber.subscribe(channel)
@@ -113,10 +121,7 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
     (that process's field is new), or when its answer is `ttl` old: until then a broadcast costs no question."""
     import redis
     channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
-    here, there = manager(redis_url, channel), manager(redis_url, channel)
-    there._redis_connect()
-    there.publish_only_where_heard(lambda room: prefix + room if room.startswith("match:") else None, "there",
-                                   ttl=0.6)
+    here, there = manager(redis_url, channel), publishing_where_heard(redis_url, channel, prefix, ttl=0.6)
     heard_by_there = threading.Thread(target=lambda: [None for _ in there._listen()], daemon=True)
     heard_by_there.start()  # `there` hears the channel, as its listening thread would
     client = redis.Redis.from_url(redis_url)
@@ -182,30 +187,26 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
 def test_the_answers_and_arrivals_a_process_keeps_stay_bounded(redis_url):
     """Past MAX_ANSWERS, the expired answers go (all of them, when none has expired: that only costs questions),
     and arrivals older than any answer that could still be kept go."""
-    import redis
     channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
-    there = manager(redis_url, channel)
-    there._redis_connect()
-    there.publish_only_where_heard(lambda room: prefix + room, "there", ttl=0.3)
+    there = publishing_where_heard(redis_url, channel, prefix, ttl=0.3)
     there.MAX_ANSWERS = 3
     there.pubsub.subscribe(channel)  # as its listening thread would: answers are kept only while subscribed
-    client = redis.Redis.from_url(redis_url)
-    for room in ("a", "b", "c"):
+    for room in ("match:a", "match:b", "match:c"):
         assert there._heard_only_here(room)  # nobody hears these rooms: alone
-    assert set(there._alone_until) == {prefix + r for r in "abc"}
-    assert there._heard_only_here("d") and set(there._alone_until) == {prefix + "d"}  # none had expired
+    assert set(there._alone_until) == {prefix + "match:" + r for r in "abc"}
+    assert there._heard_only_here("match:d")
+    assert set(there._alone_until) == {prefix + "match:d"}  # none had expired: all went
     time.sleep(0.35)
-    for room in ("e", "f", "g"):
+    for room in ("match:e", "match:f", "match:g"):
         there._heard_only_here(room)
-    assert set(there._alone_until) == {prefix + r for r in "efg"}  # d had expired
-    for room in ("e", "f", "g"):
+    assert set(there._alone_until) == {prefix + "match:" + r for r in "efg"}  # d had expired
+    for room in ("match:e", "match:f", "match:g"):
         there._heard_arrival(prefix + room)
     assert there._alone_until == {} and len(there._grew_at) == 3
     time.sleep(0.35)
-    there._heard_arrival(prefix + "h")
-    assert set(there._grew_at) == {prefix + "h"}
+    there._heard_arrival(prefix + "match:h")
+    assert set(there._grew_at) == {prefix + "match:h"}
     there.pubsub.close()
-    client.close()
 
 
 def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_path):
