@@ -407,6 +407,16 @@ class RedisPresence(MemoryPresence):
 
     VIEW_TTL = 1.0  # seconds a match's view from Redis serves the STATEs of its moves
 
+    def _kept_view(self, match_id: str) -> tuple[list[dict], dict[str, float]]:
+        """The match's view read now, and kept for the `absences` of the next VIEW_TTL (counted from before the
+        read)."""
+        now = self.clock()
+        live, seen = self._view(match_id)
+        self._views[match_id] = (now, live, seen)
+        if len(self._views) > 4096:
+            self._views = {m: v for m, v in self._views.items() if now - v[0] < self.VIEW_TTL}
+        return live, seen
+
     def absences(self, match_id: str, seats: list[int], fresh: bool = False) -> dict[int, float | None]:
         """As MemoryPresence's. Every STATE asks (who is away): when its players are connected to other
         processes, one look at Redis serves the STATEs of a second (`fresh`: look now, as a claim does);
@@ -415,15 +425,11 @@ class RedisPresence(MemoryPresence):
             local = self._held(match_id)
         if set(seats) <= local:
             return {seat: None for seat in seats}
-        now = self.clock()
         cached = None if fresh else self._views.get(match_id)
-        if cached is not None and now - cached[0] < self.VIEW_TTL:
+        if cached is not None and self.clock() - cached[0] < self.VIEW_TTL:
             live, seen = cached[1], cached[2]
         else:
-            live, seen = self._view(match_id)
-            self._views[match_id] = (now, live, seen)
-            if len(self._views) > 4096:
-                self._views = {m: v for m, v in self._views.items() if now - v[0] < self.VIEW_TTL}
+            live, seen = self._kept_view(match_id)
         online = {s for entry in live for s in entry["seats"]}
         now, found = self.clock(), {}
         for seat in seats:
@@ -441,6 +447,8 @@ class RedisPresence(MemoryPresence):
         return bool(live)
 
     def summary(self, match_id: str) -> dict:
-        live, _ = self._view(match_id)
+        """Read now (a room's presence message must not be a second old); the away seats that a presence
+        message names next are then read from the same view."""
+        live, _ = self._kept_view(match_id)
         online = sorted({s for entry in live for s in entry["seats"]})
         return {"match": match_id, "online": online, "spectators": sum(entry["spectators"] for entry in live)}

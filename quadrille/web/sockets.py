@@ -124,12 +124,14 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     resend_state = once_per_interval(send_state)
 
     def presence_of(match_id: str) -> dict:
-        """Who is connected, how many watch, and who left a game under way (with its countdown)."""
+        """Who is connected, how many watch, and who left a game under way (with its countdown). The summary
+        first: across processes, the away seats are then read from the view it just read."""
+        summary = presence.summary(match_id)
         try:
             away = service.away(match_id)
         except ServiceError:
             away = []
-        return {**presence.summary(match_id), "away": away}
+        return {**summary, "away": away}
 
     presence.on_change = announce  # another process's sockets vanished (it died): the room hears it
 

@@ -52,6 +52,25 @@ def test_presence_is_shared_between_processes(client):
     assert not a.watching("m") and not b.watching("m")
 
 
+def hgetall_calls(client) -> int:
+    return client.info("commandstats").get("cmdstat_hgetall", {}).get("calls", 0)
+
+
+def test_a_presence_message_reads_the_matchs_view_once(client):
+    """A room's presence message names who is connected (the summary, always read now) and who is away: the
+    away seats come from the view the summary just read, not from a second read."""
+    a, b = two_presences(client)
+    b.enter("s2", "view-once", [2])
+    a.seen("view-once", [1])
+    before = hgetall_calls(client)
+    assert a.summary("view-once") == {"match": "view-once", "online": [2], "spectators": 0}
+    assert a.absences("view-once", [1, 2]) == {1: None, 2: None}
+    assert hgetall_calls(client) - before == 2  # one view: the entries and the sightings
+    b.enter("s3", "view-once", [])
+    assert a.summary("view-once")["spectators"] == 1  # another process's arrival, seen by the next summary
+    b.leave("s2"), b.leave("s3")
+
+
 def test_a_dead_processs_sockets_vanish_within_its_ttl(client):
     dead, alive = RedisPresence(client, grace=5, ttl=0.5, node="dead"), RedisPresence(client, grace=5, ttl=0.5,
                                                                                        node="alive")
