@@ -127,7 +127,9 @@ class Clocks:
         deadline = state.deadline(running)
         self.store.set_deadline(match.id, state.control.to_dict(), running if deadline is not None else None,
                                 deadline)
-        self.timers.cancel(f"{PREFIX}{match.id}:{match.version - 1}")  # the last event's, if it set one
+        # The last event's timer, if it set one, and the one a start-up set (`resume`): the deadline scheduled
+        # here supersedes both (one removal: a round trip with RedisTimers).
+        self.timers.cancel(f"{PREFIX}{match.id}:{match.version - 1}", f"{PREFIX}{match.id}:resume")
         if deadline is not None:
             self.timers.schedule(f"{PREFIX}{match.id}:{match.version}", deadline)
 

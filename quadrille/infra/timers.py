@@ -2,7 +2,7 @@
 
     timers.handle(prefix, handler)   # handler(keys) runs for the due keys that start with prefix
     timers.schedule(key, when)       # when: seconds on the timers' clock; the earliest of two schedules stands
-    timers.cancel(key)
+    timers.cancel(*keys)
     timers.fire_due() -> keys        # run the due ones now (the background task calls it; tests call it)
 
 A key names what is due (`away:<match>:<seat>:<deadline>` for the disconnect timeout; a chess clock's flag
@@ -66,9 +66,10 @@ class MemoryTimers(_Handlers):
         if start:
             self._spawn(self._run)
 
-    def cancel(self, key: str) -> None:
+    def cancel(self, *keys: str) -> None:
         with self._lock:
-            self._when.pop(key, None)  # its heap entry is skipped when it comes up
+            for key in keys:
+                self._when.pop(key, None)  # its heap entry is skipped when it comes up
 
     def fire_due(self) -> list[str]:
         now, due = self.clock(), []
@@ -120,8 +121,9 @@ class RedisTimers(_Handlers):
     def schedule(self, key: str, when: float) -> None:
         self.redis.zadd(self.key, {key: when}, lt=True)  # a new key, or an earlier time for a known one
 
-    def cancel(self, key: str) -> None:
-        self.redis.zrem(self.key, key)
+    def cancel(self, *keys: str) -> None:
+        if keys:
+            self.redis.zrem(self.key, *keys)  # one round trip for them all
 
     def fire_due(self) -> list[str]:
         candidates = self.redis.zrangebyscore(self.key, "-inf", self.clock(), start=0, num=200)

@@ -316,6 +316,29 @@ def test_a_flag_fires_once_with_two_services_on_redis_timers(database, clock, re
     client.close()
 
 
+def test_the_next_event_removes_the_timer_a_restart_set(database, clock, redis_url):
+    """A start-up re-arms every running clock under `flag:<match>:resume`; the match's next event schedules its
+    own deadline, and takes the start-up's timer away with the last event's (a correspondence game's would
+    otherwise wait in the shared set for days)."""
+    client = redis.Redis.from_url(redis_url)
+    timers = RedisTimers(client, prefix="resume-test:", clock=clock)
+    first = make_service(Storage.open(database), clock, timers)
+    match, one, two = online(first, clock={"kind": "realtime", "minutes": 1, "increment": 0})
+    version = play_any(first, match, one)["version"]
+    second = make_service(Storage.open(database), clock, timers)
+    second.clocks.resume(second.credit_clock)
+    scheduled = {key.decode() for key in client.zrange(timers.key, 0, -1)}
+    assert scheduled == {f"flag:{match}:{version}", f"flag:{match}:resume"}
+    play_any(second, match, two)
+    assert {key.decode() for key in client.zrange(timers.key, 0, -1)} == {f"flag:{match}:{version + 1}"}
+    clock.advance(61)
+    assert second.clocks.fire_due() == [f"flag:{match}:{version + 1}"]
+    assert second.state(match)["outcome"]["flagged"] == 1
+    first.storage.close(), second.storage.close()
+    client.delete(timers.key)
+    client.close()
+
+
 def test_two_services_whose_timers_both_fire_record_one_flag(database, clock):
     a = make_service(Storage.open(database), clock, checked=True)
     b = make_service(Storage.open(database), clock, checked=True)
