@@ -21,6 +21,7 @@ the figure that matters on it is the cost of a move.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -71,16 +72,24 @@ def tree_cpu(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def run(config: dict, matches: int, seconds: float, think: float, procs: int, async_mode: str) -> dict:
+@contextlib.contextmanager
+def fresh_cluster(config: dict, async_mode: str):
+    """A configuration's cluster, started in a temporary directory of its own (readable by PostgreSQL's system
+    user), and stopped at the end."""
     with tempfile.TemporaryDirectory(prefix="quadrille-bench-") as tmp:
         os.chmod(tmp, 0o755)
         cluster = Cluster(Path(tmp), config["processes"], database=config["database"], queue=config["queue"],
                           async_mode=async_mode, durable=True)
         cluster.start()
         try:
-            return measure(cluster, matches, seconds, think, procs)
+            yield cluster
         finally:
             cluster.stop()
+
+
+def run(config: dict, matches: int, seconds: float, think: float, procs: int, async_mode: str) -> dict:
+    with fresh_cluster(config, async_mode) as cluster:
+        return measure(cluster, matches, seconds, think, procs)
 
 
 def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs: int) -> dict:

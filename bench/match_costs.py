@@ -3,7 +3,8 @@ the configurations of bench/cluster.py ((a) one process on SQLite, (b)-(d) one t
 PostgreSQL + Redis behind nginx).
 
     python bench/match_costs.py                          # (a) and (c): 200 matches, 200 connections, 30 games
-    python bench/match_costs.py --configs a,b,c,d --games 60
+    python bench/match_costs.py --configs a,b,c,d --rounds 3   # each configuration three times, interleaved:
+                                                             # each thing's median
 
 One client does one thing at a time, so each figure is the cost of that thing alone, on a server that wakes up
 for it. (A busy server handles several things each time it wakes and pays less for each: bench/cluster.py
@@ -22,17 +23,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.cluster import CONFIGS, roles, tree_cpu  # noqa: E402
+from bench.cluster import CONFIGS, fresh_cluster, roles, tree_cpu  # noqa: E402
 from bench.load import Seat, http_from, new_match, table_address  # noqa: E402
 from scripts.cluster import Cluster  # noqa: E402
 
@@ -54,14 +53,24 @@ class Meter:
         return {role: round(1000 * (end[role] - start[role]) / units, 3) for role in start}
 
 
-def new_seat(url: str, address: str) -> Seat:
-    stats = {"latencies": [], "accepted": 0, "refused": 0, "running": True}
-    return Seat(url, stats, 0.0, random.Random(address), address)
+class HeldSeat(Seat):
+    """A seat that moves only once `go` is set: a STATE that reaches it while the game is being set up (a
+    process that did not broadcast the match's version sends it to the room when a player arrives) must not
+    start the game before its moves are counted."""
+
+    def __init__(self, url: str, address: str):
+        stats = {"latencies": [], "accepted": 0, "refused": 0, "running": True}
+        super().__init__(url, stats, 0.0, random.Random(address), address)
+        self.go = asyncio.Event()
+
+    async def play(self, state):
+        await self.go.wait()
+        await super().play(state)
 
 
 async def connections(meter: Meter, url: str, matches: list[tuple[str, str, str]]) -> dict[str, float]:
     """Connect, watch and leave, once per match."""
-    seat = new_seat(url, table_address(1))
+    seat = HeldSeat(url, table_address(1))
     try:
         start = meter.now()
         for match, token, _ in matches:
@@ -77,17 +86,20 @@ async def moves(meter: Meter, url: str, games: int) -> tuple[dict[str, float], i
     """`games` games played flat out: the CPU of their moves only, and how many moves they had."""
     address = table_address(2)
     http = http_from(address)
-    blue, red = new_seat(url, address), new_seat(url, address)
+    blue, red = HeldSeat(url, address), HeldSeat(url, address)
     spent = {role: 0.0 for role in meter.roles}
     played = 0
     try:
         for _ in range(games):
             match, blue_token, red_token = new_match(http, url)
+            for seat in (blue, red):
+                seat.go.clear()
             await red.join(match, red_token, 2)
-            state = await blue.join(match, blue_token, 1)
+            await blue.on_state(await blue.join(match, blue_token, 1))
             await asyncio.sleep(SETTLE)  # the room's presence message, outside the count
             before, start = blue.stats["accepted"] + red.stats["accepted"], meter.now()
-            await blue.on_state(state)
+            for seat in (blue, red):
+                seat.go.set()
             while not (blue.over.is_set() and red.over.is_set()):
                 await asyncio.sleep(0.002)
             for seat in (blue, red):
@@ -95,6 +107,8 @@ async def moves(meter: Meter, url: str, games: int) -> tuple[dict[str, float], i
                     await asyncio.wait([seat.moving], timeout=30)  # the last move's acknowledgement
             end = meter.now()
             played += blue.stats["accepted"] + red.stats["accepted"] - before
+            if blue.stats["refused"] or red.stats["refused"]:
+                raise SystemExit("the server refused a move: these figures would not be a game's")
             for role in spent:
                 spent[role] += end[role] - start[role]
             await blue.leave()
@@ -115,11 +129,19 @@ def measure(cluster: Cluster, matches: int, games: int) -> dict:
     match_cost = Meter.per_unit(start, meter.now(), matches)
     connection_cost = asyncio.run(connections(meter, cluster.url, made))
     move_cost, played = asyncio.run(moves(meter, cluster.url, games))
-    result = {"match": match_cost, "connection": connection_cost, "move": move_cost, "moves_played": played}
-    for length in GAME_LENGTHS:
-        result[f"move_in_{length}"] = round(total(move_cost) + (total(match_cost) + 2 * total(connection_cost))
-                                            / length, 3)
-    return result
+    return {"match": match_cost, "connection": connection_cost, "move": move_cost, "moves_played": played}
+
+
+def all_told(result: dict, length: int) -> float:
+    """A move's cost in games of `length` moves, each sharing its making and its two players' connections."""
+    return total(result["move"]) + (total(result["match"]) + 2 * total(result["connection"])) / length
+
+
+def medians(results: list[dict]) -> dict:
+    """Of a configuration's rounds, each thing's median (the round with its median total, whole, so that its
+    split by role belongs together)."""
+    return {thing: sorted((r[thing] for r in results), key=total)[(len(results) - 1) // 2]
+            for thing in ("match", "connection", "move")}
 
 
 def total(cost: dict[str, float]) -> float:
@@ -127,15 +149,8 @@ def total(cost: dict[str, float]) -> float:
 
 
 def run(config: dict, matches: int, games: int, async_mode: str) -> dict:
-    with tempfile.TemporaryDirectory(prefix="quadrille-costs-") as tmp:
-        os.chmod(tmp, 0o755)
-        cluster = Cluster(Path(tmp), config["processes"], database=config["database"], queue=config["queue"],
-                          async_mode=async_mode, durable=True)
-        cluster.start()
-        try:
-            return measure(cluster, matches, games)
-        finally:
-            cluster.stop()
+    with fresh_cluster(config, async_mode) as cluster:
+        return measure(cluster, matches, games)
 
 
 def by_role(cost: dict[str, float]) -> str:
@@ -147,22 +162,29 @@ def main() -> None:
     parser.add_argument("--configs", default="a,c")
     parser.add_argument("--matches", type=int, default=200, help="matches made, and as many connections")
     parser.add_argument("--games", type=int, default=30, help="games played for the cost of a move")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="run the configurations this many times, interleaved, and report each thing's median: "
+                             "this machine's speed drifts by a quarter within an hour")
     parser.add_argument("--async-mode", choices=["gevent", "eventlet"], default="gevent")
     args = parser.parse_args()
-    rows = []
-    for name in [name.strip() for name in args.configs.split(",")]:
-        result = run(CONFIGS[name], args.matches, args.games, args.async_mode)
-        rows.append((CONFIGS[name]["label"], result))
-        print(json.dumps({"config": CONFIGS[name]["label"], **result}), flush=True)
+    names = [name.strip() for name in args.configs.split(",")]
+    runs: dict[str, list[dict]] = {name: [] for name in names}
+    for _ in range(args.rounds):
+        for name in names:
+            result = run(CONFIGS[name], args.matches, args.games, args.async_mode)
+            runs[name].append(result)
+            print(json.dumps({"config": CONFIGS[name]["label"], **result}), flush=True)
     print()
-    print("server CPU in ms (app / PostgreSQL / Redis / nginx)")
+    print("server CPU in ms (app / PostgreSQL / Redis / nginx)" + (f", medians of {args.rounds} rounds"
+                                                                   if args.rounds > 1 else ""))
     print("| configuration | a match made (2 HTTP requests) | a connection | a move | a move all told, "
           + " / ".join(f"{n}-move games" for n in GAME_LENGTHS) + " |")
     print("| --- | --- | --- | --- | --- |")
-    for label, r in rows:
-        print(f"| {label} | {total(r['match']):.2f} ({by_role(r['match'])}) | {total(r['connection']):.2f} "
-              f"({by_role(r['connection'])}) | {total(r['move']):.2f} ({by_role(r['move'])}) | "
-              + " / ".join(f"{r[f'move_in_{n}']:.2f}" for n in GAME_LENGTHS) + " |")
+    for name in names:
+        r = medians(runs[name])
+        print(f"| {CONFIGS[name]['label']} | {total(r['match']):.2f} ({by_role(r['match'])}) | "
+              f"{total(r['connection']):.2f} ({by_role(r['connection'])}) | {total(r['move']):.2f} "
+              f"({by_role(r['move'])}) | " + " / ".join(f"{all_told(r, n):.2f}" for n in GAME_LENGTHS) + " |")
 
 
 if __name__ == "__main__":
