@@ -72,6 +72,12 @@ def tree_cpu(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_by_role(cluster: Cluster) -> dict[str, float]:
+    """CPU seconds each role's processes have spent so far, their trees listed anew at each reading (a
+    PostgreSQL backend or an nginx worker started since the last one counts too)."""
+    return {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
+
+
 @contextlib.contextmanager
 def fresh_cluster(config: dict, async_mode: str):
     """A configuration's cluster, started in a temporary directory of its own (readable by PostgreSQL's system
@@ -97,9 +103,9 @@ def measure(cluster: Cluster, matches: int, seconds: float, think: float, procs:
 
     def sample():
         time.sleep(WARM_UP)
-        cpu["start"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
+        cpu["start"] = cpu_by_role(cluster)
         time.sleep(seconds)
-        cpu["end"] = {role: tree_cpu(pids) for role, pids in roles(cluster).items()}
+        cpu["end"] = cpu_by_role(cluster)
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
     summary = summarise(play_tables(cluster.url, matches, seconds, think, procs))

@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.cluster import CONFIGS, fresh_cluster, roles, tree_cpu  # noqa: E402
+from bench.cluster import CONFIGS, cpu_by_role, fresh_cluster  # noqa: E402
 from bench.load import Seat, http_from, new_match, table_address  # noqa: E402
 from scripts.cluster import Cluster  # noqa: E402
 
@@ -43,14 +43,18 @@ class Meter:
     """The CPU every server-side process of a cluster spent on something, in ms per unit, by role."""
 
     def __init__(self, cluster: Cluster):
-        self.roles = roles(cluster)
+        self.cluster = cluster
 
     def now(self) -> dict[str, float]:
-        return {role: tree_cpu(pids) for role, pids in self.roles.items()}
+        return cpu_by_role(self.cluster)
+
+    @staticmethod
+    def spent(start: dict, end: dict) -> dict[str, float]:
+        return {role: end[role] - start.get(role, 0.0) for role in end}
 
     @staticmethod
     def per_unit(start: dict, end: dict, units: int) -> dict[str, float]:
-        return {role: round(1000 * (end[role] - start[role]) / units, 3) for role in start}
+        return {role: round(1000 * s / units, 3) for role, s in Meter.spent(start, end).items()}
 
 
 class HeldSeat(Seat):
@@ -87,7 +91,7 @@ async def moves(meter: Meter, url: str, games: int) -> tuple[dict[str, float], i
     address = table_address(2)
     http = http_from(address)
     blue, red = HeldSeat(url, address), HeldSeat(url, address)
-    spent = {role: 0.0 for role in meter.roles}
+    spent: dict[str, float] = {}
     played = 0
     try:
         for _ in range(games):
@@ -109,8 +113,8 @@ async def moves(meter: Meter, url: str, games: int) -> tuple[dict[str, float], i
             played += blue.stats["accepted"] + red.stats["accepted"] - before
             if blue.stats["refused"] or red.stats["refused"]:
                 raise SystemExit("the server refused a move: these figures would not be a game's")
-            for role in spent:
-                spent[role] += end[role] - start[role]
+            for role, seconds in Meter.spent(start, end).items():
+                spent[role] = spent.get(role, 0.0) + seconds
             await blue.leave()
             await red.leave()
     finally:
