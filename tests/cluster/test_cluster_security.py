@@ -4,14 +4,16 @@ Redis refuse that user on TCP and on their Unix sockets, the app's database role
 of the cluster runs as root or in root's group, its secrets are private, an app process reached directly
 believes no forwarded address, and nginx does not say its version.
 
-One cluster for the whole module, with a PostgreSQL and a Redis server of its own, as `scripts/cluster.sh`
-starts them."""
+One cluster for the module's attacks, with a PostgreSQL and a Redis server of its own, as `scripts/cluster.sh`
+starts them; and a database cluster made by an older cluster.py (trust, the app's role a superuser) is
+converted when it starts again."""
 from __future__ import annotations
 
 import os
 import pwd
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -24,9 +26,10 @@ import requests
 from sqlalchemy.engine import make_url
 
 from bench.load import http_from
-from scripts.cluster import Cluster, descendants
+from scripts.cluster import Cluster, Postgres, descendants, postgres_bindir
+from scripts.service_users import popen_as, private_directory
 from tests.cluster.conftest import SETTINGS
-from tests.conftest import service_directory
+from tests.conftest import service_directory, wait_until
 
 pytestmark = pytest.mark.cluster
 
@@ -192,3 +195,53 @@ def test_nginx_does_not_say_its_version(cluster):
         page = raw.recv(65536).decode(errors="replace")
     assert page.startswith("HTTP/1.1 400") and "\r\nServer: nginx\r\n" in page
     assert not re.search(r"nginx/\d", page), page
+
+
+def test_a_database_cluster_made_without_passwords_by_an_older_cluster_py_is_converted(tmp_path):
+    """Before issue 22, cluster.py ran `initdb --auth=trust -U quadrille`: the app's role was the superuser.
+    Started again, that data keeps its tables and rows, and gets the same two roles and passwords as a new one."""
+    where = service_directory("quadrille-old-pg-")
+    postgres = Postgres(where / "postgres", durable=False)
+    try:
+        private_directory(postgres.directory, postgres.run_as)
+        subprocess.run([str(postgres_bindir() / "initdb"), "-D", str(postgres.data), "-U", "quadrille", "--auth=trust",
+                        "--no-sync"], check=True, capture_output=True, **popen_as(postgres.run_as))
+        old = subprocess.Popen([str(postgres_bindir() / "postgres"), "-D", str(postgres.data), "-c",
+                                f"port={postgres.port}", "-c", "listen_addresses=127.0.0.1", "-c",
+                                f"unix_socket_directories={postgres.directory}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **popen_as(postgres.run_as))
+        try:
+            wait_until(lambda: connects(host="127.0.0.1", port=postgres.port, user="quadrille", dbname="postgres"), 30)
+            with psycopg.connect(host="127.0.0.1", port=postgres.port, user="quadrille", dbname="postgres",
+                                 autocommit=True) as conn:
+                conn.execute("CREATE DATABASE quadrille")
+            with psycopg.connect(host="127.0.0.1", port=postgres.port, user="quadrille", dbname="quadrille",
+                                 autocommit=True) as conn:
+                conn.execute("CREATE TABLE kept (x int)")
+                conn.execute("INSERT INTO kept VALUES (42)")
+        finally:
+            old.send_signal(signal.SIGINT)
+            old.wait(30)
+        postgres.start()
+        try:
+            assert not connects(host="127.0.0.1", port=postgres.port, user="quadrille", dbname="quadrille")
+            url = make_url(postgres.url())
+            with psycopg.connect(host=url.host, port=url.port, user=url.username, password=url.password,
+                                 dbname="quadrille") as conn:
+                assert conn.execute("SELECT x FROM kept").fetchall() == [(42,)]
+                assert conn.execute("SELECT rolname, rolsuper FROM pg_roles WHERE rolname IN ('postgres', 'quadrille') "
+                                    "ORDER BY rolname").fetchall() == [("postgres", True), ("quadrille", False)]
+            with postgres.admin() as conn:
+                assert conn.execute("SELECT current_user").fetchone()[0] == "postgres"
+        finally:
+            postgres.stop()
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+def connects(**options) -> bool:
+    try:
+        with psycopg.connect(connect_timeout=2, **options):
+            return True
+    except psycopg.OperationalError:
+        return False
