@@ -1,6 +1,10 @@
 """A Quadrille bot: it accepts the challenges made to its account and plays random legal moves to the end.
 
-    python examples/bot.py --server https://quadrille.example --token qbt_...     # or $QUADRILLE_BOT_TOKEN
+    QUADRILLE_BOT_TOKEN=qbt_... python examples/bot.py --server https://quadrille.example
+    python examples/bot.py --server https://quadrille.example --token-file ~/.config/mybot.token
+
+The token is read from the environment (QUADRILLE_BOT_TOKEN) or from a file (its first line), never from
+the command line, which every user of the machine sees in `ps`.
 
 Make the token once, with the account's name and password (it is shown once; keep it secret):
 
@@ -84,13 +88,12 @@ def play(api: Quadrille, match: str, poll: float) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:5000")
-    parser.add_argument("--token", default=os.environ.get("QUADRILLE_BOT_TOKEN"))
+    parser.add_argument("--token-file", help="a file whose first line is the API token (else $QUADRILLE_BOT_TOKEN)")
+    parser.add_argument("--token", help=argparse.SUPPRESS)  # only to refuse it clearly: see the_token
     parser.add_argument("--games", type=int, default=0, help="stop after this many games (0: never)")
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between looks")
     args = parser.parse_args(argv)
-    if not args.token:
-        parser.error("give --token or set QUADRILLE_BOT_TOKEN")
-    api = Quadrille(args.server, args.token)
+    api = Quadrille(args.server, the_token(parser, args))
     played = 0
     while not args.games or played < args.games:
         match = accept_a_challenge(api, args.poll)
@@ -98,6 +101,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"match {match} over: winners {outcome['winners']} ({outcome.get('reason')})", flush=True)
         played += 1
     return 0
+
+
+def the_token(parser: argparse.ArgumentParser, args: argparse.Namespace) -> str:
+    """The API token from --token-file or QUADRILLE_BOT_TOKEN; a clear error without one."""
+    if args.token is not None:
+        parser.error("--token is not accepted: a command line is visible to every user of the machine (ps); "
+                     "set QUADRILLE_BOT_TOKEN or give --token-file")
+    if args.token_file:
+        try:
+            with open(args.token_file, encoding="utf-8") as f:
+                token = f.readline().strip()
+        except OSError as error:
+            parser.error(f"cannot read the token file: {error}")
+        if not token:
+            parser.error(f"the token file {args.token_file} is empty")
+        return token
+    token = os.environ.get("QUADRILLE_BOT_TOKEN", "").strip()
+    if not token:
+        parser.error("no API token: set QUADRILLE_BOT_TOKEN or give --token-file (a file holding the token)")
+    return token
 
 
 if __name__ == "__main__":

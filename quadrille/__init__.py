@@ -40,6 +40,7 @@ from .challenges import ChallengeService
 from .ratings import RatingService
 from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
                   sockets)
+from .web import refusal_log
 from .web.links import public_url
 from .matches.cache import MatchCache
 
@@ -187,6 +188,8 @@ def create_app(config: dict | None = None) -> Flask:
     security.install(app)
     assets.install(app)
     register_error_handlers(app)
+    # 429s and CSRF refusals counted and summed up once a minute, not logged one line each (web/refusal_log.py).
+    app.extensions["quadrille.backends"].append(refusal_log.install(app, spawn, sleep))
     return app
 
 

@@ -17,6 +17,10 @@ DEFAULTS = {
     "PUBLIC_URL": "http://127.0.0.1:5000",
     # Proxies in front of the server whose X-Forwarded-For/-Proto to trust (0: none; 1 behind one nginx).
     "PROXY_HOPS": 0,
+    # With PROXY_HOPS: the addresses (or networks, "10.1.0.0/16") those headers are believed from, a list or
+    # text separated by commas. A request from any other address reached the process directly, and is counted
+    # as that address whatever it claims to forward. Loopback by default: a proxy on the same machine.
+    "TRUSTED_PROXIES": ["127.0.0.1", "::1"],
 
     # -- several processes (docs/architecture.md, "Past one process") --------------------------------------
     # A Redis URL (redis://host:6379/0): broadcasts travel between processes through it (Flask-SocketIO's
@@ -71,6 +75,9 @@ DEFAULTS = {
     # Logins (and API tokens made) for one user name, from any address: password guessing spread over many
     # addresses. Counted alike for names that exist and names that do not.
     "LOGIN_NAME_RATE": "50 per hour",
+    # Refusals (429, CSRF) are counted and logged as one summary line every this many seconds while they come,
+    # never one line each (an attack's thousands drowned the log; web/refusal_log.py).
+    "REFUSAL_LOG_INTERVAL": 60.0,
     # The site's secret for signing session cookies; empty: a random one kept in the database (site_keys),
     # shared by the site's processes and kept over restarts.
     "SECRET_KEY": "",

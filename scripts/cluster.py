@@ -5,11 +5,18 @@ nginx in front. `bash scripts/cluster.sh` installs what is missing and runs this
 
     python scripts/cluster.py [--processes N] [--port P] [--data DIR] [--async-mode gevent|eventlet]
 
-Everything lives under DIR (default ./cluster): the database cluster (DIR/postgres, owned by the `postgres`
-system user when run as root: PostgreSQL refuses to run as root), Redis's working folder, nginx's
-configuration and logs, each app process's log, and DIR/cluster.json:
+Everything lives under DIR (default ./cluster): the database cluster (DIR/postgres), Redis's working folder,
+nginx's configuration and logs, each app process's log, and DIR/cluster.json (mode 0600: its URLs carry the
+passwords):
 
     {"url": nginx's address, "processes": [{"pid", "url"}, ...], "database": URL, "queue": URL}
+
+Nothing is open to the machine's other users: PostgreSQL and Redis ask for a password on TCP and on their
+Unix sockets (made at the first start, mode 0600: DIR/postgres/secrets.json; Redis makes a new one at each
+start), the app's database role is not a superuser, and each server's directory is its own (mode 0700).
+Started by root, PostgreSQL runs as `postgres`, Redis as `redis` and nginx as `www-data`, each with its own
+group and no other (scripts/service_users.py); the app processes run as the user who started the cluster
+(README, "Running several processes", says why).
 
 It prints `Quadrille cluster ready on http://127.0.0.1:P/ (N processes, postgresql, redis)` once every piece
 answers, and stops everything it started, by PID, on SIGTERM or Ctrl-C. It never touches a system-wide
@@ -19,9 +26,9 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import json
 import os
-import pwd
 import re
 import shutil
 import signal
@@ -34,6 +41,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
+if str(ROOT) not in sys.path:  # run as a script, scripts/ alone is on the path
+    sys.path.insert(0, str(ROOT))
+
+from scripts.service_users import (RunAs, is_root, new_secret, popen_as, private_directory,  # noqa: E402
+                                   private_log, system_user, write_private)
+
+
+# Where nginx's connections to the app processes come from: the one address whose X-Forwarded-For they trust.
+NGINX_SOURCE_ADDRESS = "127.0.0.1"
 
 
 def free_port() -> int:
@@ -53,10 +69,6 @@ def fits_a_socket_path(path: Path) -> bool:
     return len(str(path).encode()) <= 107
 
 
-def is_root() -> bool:
-    return os.geteuid() == 0
-
-
 class Service:
     """A server process started here, stopped by its PID."""
 
@@ -73,13 +85,12 @@ class Service:
     def pid(self) -> int | None:
         return self.proc.pid if self.proc else None
 
-    def _spawn(self, argv: list[str], user: str | None = None, env: dict | None = None,
+    def _spawn(self, argv: list[str], run_as: RunAs | None = None, env: dict | None = None,
                cwd: Path | None = None) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_path, "ab")
-        kwargs = {"user": user} if user and is_root() else {}
+        log = private_log(self.log_path)
         self.proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                     env=env, cwd=cwd, start_new_session=True, **kwargs)
+                                     env=env, cwd=cwd, start_new_session=True, **popen_as(run_as))
         log.close()
 
     def wait_ready(self, timeout: float = 60.0) -> None:
@@ -136,45 +147,71 @@ def postgres_bindir() -> Path:
 
 class Postgres(Service):
     """A PostgreSQL server of its own: `initdb` in `directory`, listening on 127.0.0.1:port and on a Unix
-    socket in `directory`, trust authentication for the local user `quadrille` (nothing else can reach it
-    but this machine's users). As root it runs as the `postgres` system user, which then owns `directory`.
+    socket in `directory`, both asking for a password (SCRAM-SHA-256). Two roles: `postgres`, the superuser,
+    for administration (creating and dropping databases, here and in the tests), and `quadrille`, an ordinary
+    role that owns the app's databases: the app can read and write its tables, and nothing of the machine
+    (`COPY ... TO PROGRAM`, reading server files) is open to it. Their passwords are made at the first start
+    and kept in `directory`/secrets.json (mode 0600). As root it runs as the `postgres` system user, which
+    then owns `directory` (mode 0700: no other user reaches the socket).
 
     `durable=False` (tests) turns fsync off: the tests kill app processes, never the database server."""
 
     name = "postgres"
     stop_signal = signal.SIGINT  # PostgreSQL's fast shutdown
+    ADMIN = "postgres"
     USER = "quadrille"
+    HBA = ("# scripts/cluster.py: a password for every role, on the Unix socket and on 127.0.0.1\n"
+           "local all all scram-sha-256\n"
+           "host  all all 127.0.0.1/32 scram-sha-256\n")
 
     def __init__(self, directory: Path, port: int | None = None, durable: bool = True):
         super().__init__(directory, port)
         self.durable = durable
         self.data = self.directory / "data"
-        self.run_as = "postgres" if is_root() else None
+        self.secrets_path = self.directory / "secrets.json"
+        self.run_as = system_user("postgres")
+        self.passwords: dict[str, str] = {}
 
     def url(self, database: str = "quadrille") -> str:
-        return f"postgresql+psycopg://{self.USER}@127.0.0.1:{self.port}/{database}"
+        """The app role's URL (with its password) for `database`, over TCP."""
+        return f"postgresql+psycopg://{self.USER}:{self.passwords[self.USER]}@127.0.0.1:{self.port}/{database}"
 
     def socket_url(self, database: str = "quadrille") -> str:
         """The same database through the Unix socket: for processes on this machine (see Cluster.start)."""
         if not fits_a_socket_path(self.directory / f".s.PGSQL.{self.port}"):
             return self.url(database)
-        return f"postgresql+psycopg://{self.USER}@/{database}?host={self.directory}&port={self.port}"
+        return (f"postgresql+psycopg://{self.USER}:{self.passwords[self.USER]}@/{database}"
+                f"?host={self.directory}&port={self.port}")
+
+    def admin(self, database: str = "postgres", **options):
+        """A psycopg connection as the superuser (autocommit), for administration."""
+        import psycopg
+        return psycopg.connect(host="127.0.0.1", port=self.port, user=self.ADMIN, password=self.passwords[self.ADMIN],
+                               dbname=database, autocommit=True, **options)
 
     def start(self) -> "Postgres":
         bindir = postgres_bindir()
-        self.directory.mkdir(parents=True, exist_ok=True)
-        if self.run_as:
-            entry = pwd.getpwnam(self.run_as)
-            os.chown(self.directory, entry.pw_uid, entry.pw_gid)
-            self._check_reachable()
-        os.chmod(self.directory, 0o700)
+        private_directory(self.directory, self.run_as)
         if not (self.data / "PG_VERSION").exists():
-            subprocess.run([str(bindir / "initdb"), "-D", str(self.data), "-U", self.USER, "--auth=trust",
+            # initdb's own authentication lines are replaced below, before the server first starts.
+            subprocess.run([str(bindir / "initdb"), "-D", str(self.data), "-U", self.ADMIN, "--auth=trust",
                             "-E", "UTF8", "--locale=C", *([] if self.durable else ["--no-sync"])],
-                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           **({"user": self.run_as} if self.run_as else {}))
+                           check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen_as(self.run_as))
+        write_private(self.data / "pg_hba.conf", self.HBA, owner=self.run_as)
+        self.log_path = self.directory / "postgres.log"
+        if not self.secrets_path.exists():
+            self._make_roles(bindir)
+        self.passwords = json.loads(self.secrets_path.read_text())
+        self._spawn(self._argv(bindir, {"listen_addresses": "127.0.0.1", "unix_socket_directories": str(self.directory)}),
+                    self.run_as)
+        self.wait_ready()
+        self.create_database("quadrille")
+        return self
+
+    def _argv(self, bindir: Path, listening: dict) -> list[str]:
         settings = {
-            "listen_addresses": "127.0.0.1", "port": str(self.port), "unix_socket_directories": str(self.directory),
+            **listening, "port": str(self.port), "unix_socket_permissions": "0700",
+            "password_encryption": "scram-sha-256",
             "max_connections": "300", "shared_buffers": "128MB",
             # As SQLite's synchronous=NORMAL: a commit is durable when an app process dies (the server has
             # it); only a crash of the database server's machine could lose the last fraction of a second.
@@ -184,48 +221,116 @@ class Postgres(Service):
         argv = [str(bindir / "postgres"), "-D", str(self.data)]
         for key, value in settings.items():
             argv += ["-c", f"{key}={value}"]
-        self.log_path = self.directory / "postgres.log"
-        self._spawn(argv, user=self.run_as)
-        self.wait_ready()
-        self.create_database("quadrille")
-        return self
+        return argv
 
-    def _check_reachable(self) -> None:
-        probe = subprocess.run(["test", "-w", str(self.directory)], user=self.run_as)
-        if probe.returncode != 0:
-            raise RuntimeError(f"the postgres system user cannot reach {self.directory}: give the folders above "
-                               f"it o+x, or choose another --data")
+    def _make_roles(self, bindir: Path) -> None:
+        """Give the superuser and the app role their passwords (and make the app role an ordinary one: a
+        cluster made by an older cluster.py had `quadrille` as its passwordless superuser). The server runs
+        for this alone, without TCP, trusting only its Unix socket in a fresh directory of mode 0700."""
+        passwords = {self.ADMIN: new_secret(), self.USER: new_secret()}
+        with tempfile.TemporaryDirectory(prefix="qpg-") as sockets:
+            hba = write_private(Path(sockets) / "pg_hba.conf", "local all all trust\n", owner=self.run_as)
+            private_directory(Path(sockets), self.run_as)
+            self._spawn(self._argv(bindir, {"listen_addresses": "", "unix_socket_directories": sockets,
+                                            "hba_file": str(hba)}), self.run_as)
+            try:
+                superuser = self._first_superuser(sockets)
+                with self._socket_connection(sockets, superuser) as conn:
+                    set_roles(conn, passwords)
+            finally:
+                self.stop()
+        write_private(self.secrets_path, json.dumps(passwords) + "\n")
+
+    def _socket_connection(self, sockets: str, user: str):
+        import psycopg
+        return psycopg.connect(host=sockets, port=self.port, user=user, dbname="postgres", autocommit=True)
+
+    def _superuser(self, sockets: str) -> str:
+        """`postgres`, or `quadrille` in a cluster an older cluster.py made."""
+        import psycopg
+        for user in (self.ADMIN, self.USER):
+            try:
+                with self._socket_connection(sockets, user) as conn:
+                    if conn.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone()[0]:
+                        return user
+            except psycopg.OperationalError:
+                continue
+        raise RuntimeError(f"no superuser to set the passwords with in {self.data}")
+
+    def _first_superuser(self, sockets: str, timeout: float = 60.0) -> str:
+        """The superuser, once the server started for `_make_roles` takes connections."""
+        deadline = time.time() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                return self._superuser(sockets)
+            except RuntimeError:
+                if time.time() > deadline:
+                    raise
+            time.sleep(0.05)
 
     def ready(self) -> bool:
         if not answers(self.port):
             return False
         try:
-            import psycopg
-            with psycopg.connect(host="127.0.0.1", port=self.port, user=self.USER, dbname="postgres",
-                                 connect_timeout=2):
+            with self.admin(connect_timeout=2):
                 return True
         except Exception:
             return False
 
     def create_database(self, name: str) -> str:
-        import psycopg
-        with psycopg.connect(host="127.0.0.1", port=self.port, user=self.USER, dbname="postgres",
-                             autocommit=True) as conn:
-            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
-            if not exists:
-                conn.execute(f'CREATE DATABASE "{name}"')
+        """A database owned by the app role (made if missing); answers its URL."""
+        from psycopg import sql
+        with self.admin() as conn:
+            if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+                conn.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(name), sql.Identifier(self.USER)))
         return self.url(name)
+
+    def drop_database(self, name: str) -> None:
+        from psycopg import sql
+        with self.admin() as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def set_roles(conn, passwords: dict[str, str]) -> None:
+    """The superuser `postgres` and the ordinary app role `quadrille`, each with its password, sent already
+    hashed (libpq's SCRAM-SHA-256 verifier): the plain text never reaches the server or its log."""
+    from psycopg import sql
+    admin, app = Postgres.ADMIN, Postgres.USER
+    for role in (admin, app):
+        if not conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+            conn.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(role)))
+    # The superuser first: connected as an older cluster's superuser (the app role), the app role's own
+    # demotion must come last.
+    for role, attributes in ((admin, "SUPERUSER LOGIN"),
+                             (app, "NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS LOGIN")):
+        verifier = conn.pgconn.encrypt_password(passwords[role].encode(), role.encode(), b"scram-sha-256").decode()
+        conn.execute(sql.SQL("ALTER ROLE {} WITH " + attributes + " PASSWORD {}").format(
+            sql.Identifier(role), sql.Literal(verifier)))
 
 
 # -- Redis ------------------------------------------------------------------------------------------
 class Redis(Service):
-    """A Redis server of its own on 127.0.0.1:port, working in `directory`, without persistence: it holds
-    broadcasts in flight, presence, leases, timers and budgets, which live processes keep rewriting."""
+    """A Redis server of its own on 127.0.0.1:port and a Unix socket in `directory`, without persistence: it
+    holds broadcasts in flight, presence, leases, timers and budgets, which live processes keep rewriting.
+
+    One user, `quadrille`, with a password made anew at each start (nothing persists to need the old one):
+    Redis's `default` user is off, so a client that does not log in can run no command, and `quadrille` may
+    not run the administrative ones (CONFIG, SAVE, DEBUG, MODULE...: what turns a Redis into a way to write
+    files). The configuration, with the password's hash, is `directory`/redis.conf (mode 0600). As root it
+    runs as the `redis` system user (else `nobody`), which then owns `directory` (mode 0700)."""
 
     name = "redis"
+    USER = "quadrille"
+
+    def __init__(self, directory: Path, port: int | None = None):
+        super().__init__(directory, port)
+        self.run_as = system_user("redis", "nobody")
+        self.password = new_secret()
 
     def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
+        return f"redis://{self.USER}:{self.password}@127.0.0.1:{self.port}/{db}"
 
     @property
     def socket(self) -> Path:
@@ -233,16 +338,40 @@ class Redis(Service):
 
     def socket_url(self, db: int = 0) -> str:
         """The same server through its Unix socket: for processes on this machine (see Cluster.start)."""
-        return f"unix://{self.socket}?db={db}" if fits_a_socket_path(self.socket) else self.url(db)
+        if not fits_a_socket_path(self.socket):
+            return self.url(db)
+        return f"unix://{self.USER}:{self.password}@{self.socket}?db={db}"
+
+    def config(self) -> str:
+        def quoted(path: Path) -> str:
+            return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
+        unix = (f"unixsocket {quoted(self.socket)}\nunixsocketperm 700\n" if fits_a_socket_path(self.socket) else "")
+        digest = hashlib.sha256(self.password.encode()).hexdigest()
+        return (f"port {self.port}\nbind 127.0.0.1\nprotected-mode yes\ndir {quoted(self.directory)}\n{unix}"
+                'save ""\nappendonly no\ndaemonize no\nmaxclients 4000\n'
+                "user default off\n"
+                f"user {self.USER} on #{digest} ~* &* +@all -@admin\n")
 
     def start(self) -> "Redis":
         server = shutil.which("redis-server") or "/usr/bin/redis-server"
-        self.directory.mkdir(parents=True, exist_ok=True)
-        unix = ["--unixsocket", str(self.socket), "--unixsocketperm", "700"] if fits_a_socket_path(self.socket) else []
-        self._spawn([server, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.directory),
-                     *unix, "--save", "", "--appendonly", "no", "--daemonize", "no", "--maxclients", "4000"])
+        private_directory(self.directory, self.run_as)
+        conf = write_private(self.directory / "redis.conf", self.config(), owner=self.run_as)
+        self._spawn([server, str(conf)], self.run_as)
         self.wait_ready()
         return self
+
+    def ready(self) -> bool:
+        if not answers(self.port):
+            return False
+        import redis
+        try:
+            client = redis.Redis.from_url(self.url(), socket_timeout=2)
+            try:
+                return bool(client.ping())
+            finally:
+                client.close()
+        except redis.RedisError:
+            return False
 
 
 # -- nginx ------------------------------------------------------------------------------------------
@@ -268,6 +397,9 @@ def nginx_config(template: str, port: int, upstreams: list[str], directory: Path
 
 
 class Nginx(Service):
+    """nginx in front of the app processes. As root it runs, master and workers, as `www-data` (else
+    `nobody`), which then owns `directory` (mode 0700); it listens on an unprivileged port anyway."""
+
     name = "nginx"
     stop_signal = signal.SIGTERM
 
@@ -276,6 +408,7 @@ class Nginx(Service):
         super().__init__(directory, port)
         self.upstreams, self.template = upstreams, template
         self.conf = self.directory / "nginx.conf"
+        self.run_as = system_user("www-data", "nobody")
 
     @property
     def url(self) -> str:
@@ -286,6 +419,7 @@ class Nginx(Service):
         for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (self.directory / "tmp" / name).mkdir(parents=True, exist_ok=True)
         self.conf.write_text(nginx_config(self.template.read_text(), self.port, self.upstreams, self.directory))
+        private_directory(self.directory, self.run_as, recursive=True)
         return self.conf
 
     def argv(self, *extra: str) -> list[str]:
@@ -294,15 +428,15 @@ class Nginx(Service):
                 *extra]
 
     def test(self) -> subprocess.CompletedProcess:
-        """`nginx -t` on the configuration written."""
+        """`nginx -t` on the configuration written, as the user nginx will run as."""
         self.write_config()
-        return subprocess.run(self.argv("-t"), capture_output=True, text=True)
+        return subprocess.run(self.argv("-t"), capture_output=True, text=True, **popen_as(self.run_as))
 
     def start(self) -> "Nginx":
         checked = self.test()
         if checked.returncode != 0:
             raise RuntimeError(f"nginx -t refused the configuration:\n{checked.stderr}")
-        self._spawn(self.argv())
+        self._spawn(self.argv(), self.run_as)
         self.wait_ready()
         return self
 
@@ -314,7 +448,11 @@ class Nginx(Service):
 class App(Service):
     """`python app.py` on its own port, on the given database and message queue; `public_url`: the address
     players use (nginx's), from which the pages' and the API's links are made. `settings`: quadrille/settings.py
-    names to values, passed as QUADRILLE_<NAME> (JSON)."""
+    names to values, passed as QUADRILLE_<NAME> (JSON).
+
+    It runs as the user who starts it, root included: it runs this project's Python and packages wherever
+    they were installed (on the test machine under /root, which no other user may enter), so no other user
+    can be relied on to run them. README, "Running several processes", says how to run it unprivileged."""
 
     name = "app"
 
@@ -331,12 +469,14 @@ class App(Service):
         return f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 60.0, wait: bool = True) -> "App":
-        env = {**os.environ, "PYTHONUNBUFFERED": "1",
+        # The database's and the queue's URLs carry passwords: in the environment, which only this user and
+        # root may read (/proc/<pid>/environ), never on the command line, which every user sees in `ps`.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "QUADRILLE_DB": self.database,
                **{f"QUADRILLE_{name}": json.dumps(value) for name, value in self.settings.items()}}
-        argv = [sys.executable, "app.py", "--port", str(self.port), "--db", self.database,
-                "--async-mode", self.async_mode]
+        env.pop("QUADRILLE_MESSAGE_QUEUE", None)
         if self.queue:
-            argv += ["--message-queue", self.queue]
+            env["QUADRILLE_MESSAGE_QUEUE"] = self.queue
+        argv = [sys.executable, "app.py", "--port", str(self.port), "--async-mode", self.async_mode]
         if self.public_url:
             argv += ["--public-url", self.public_url]
         self.directory.mkdir(parents=True, exist_ok=True)
@@ -405,11 +545,14 @@ class Cluster:
             self.migrate()
             # nginx's address is the site's: the links the app processes make (invites, a match's url) must
             # lead players through it, never to one process's own port.
-            # Behind nginx, one proxy hop: the players' addresses are read from its X-Forwarded-For.
+            # Behind nginx, one proxy hop: the players' addresses are read from its X-Forwarded-For, and only
+            # from nginx's (it reaches the app processes from 127.0.0.1): a client that sends a request straight
+            # to an app process's port is counted as its own address, whatever it forwards.
             self.port = self.port or free_port()
+            settings = {"PROXY_HOPS": 1, "TRUSTED_PROXIES": [NGINX_SOURCE_ADDRESS], **self.settings}
             self.apps = [App(self.data / "apps", i + 1, self.apps_database_url or self.database_url,
                              self.apps_queue_url or self.queue_url, async_mode=self.async_mode,
-                             settings={"PROXY_HOPS": 1, **self.settings}, public_url=f"http://127.0.0.1:{self.port}")
+                             settings=settings, public_url=f"http://127.0.0.1:{self.port}")
                          for i in range(self.count)]
             for app in self.apps:  # all at once: each imports its engines for a second or two
                 app.start(wait=False)
@@ -426,9 +569,11 @@ class Cluster:
 
     def migrate(self) -> None:
         """Apply the migrations once, before the app processes start (each would wait for the others)."""
-        subprocess.run([sys.executable, "-m", "quadrille.infra.migrate", "--url",
-                        self.database_url if "://" in self.database_url else f"sqlite:///{self.database_url}",
-                        "upgrade"], cwd=ROOT, check=True, capture_output=True)
+        url = self.database_url if "://" in self.database_url else f"sqlite:///{self.database_url}"
+        # The URL (and its password) in the environment, not on the command line (see App.start).
+        subprocess.run([sys.executable, "-c", "import os; from quadrille.infra.migrate import main; "
+                                              "main(['--url', os.environ['QUADRILLE_MIGRATE_URL'], 'upgrade'])"],
+                       env={**os.environ, "QUADRILLE_MIGRATE_URL": url}, cwd=ROOT, check=True, capture_output=True)
 
     @property
     def url(self) -> str:
@@ -439,7 +584,8 @@ class Cluster:
                 "database": self.database_url, "queue": self.queue_url}
 
     def write_description(self) -> None:
-        (self.data / "cluster.json").write_text(json.dumps(self.description(), indent=2) + "\n")
+        """DIR/cluster.json, mode 0600: its URLs carry the passwords."""
+        write_private(self.data / "cluster.json", json.dumps(self.description(), indent=2) + "\n")
 
     def ready_line(self) -> str:
         database = "sqlite" if "://" not in self.database_url else self.database_url.split(":")[0].split("+")[0]
@@ -501,6 +647,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"the cluster did not start: {exc}", file=sys.stderr, flush=True)
         return 1
     print(cluster.ready_line(), flush=True)
+    if is_root():
+        print("(the app processes run as root, as this script does: start it as an ordinary user to run them "
+              "unprivileged; README.md, \"Running several processes\")", file=sys.stderr, flush=True)
     try:
         while not stopping:
             time.sleep(0.2)

@@ -6,8 +6,9 @@
 #   bash scripts/cluster.sh [--processes N] [--port P] [--data DIR] [--async-mode gevent|eventlet]
 #
 # Prints "Quadrille cluster ready on http://127.0.0.1:P/ (N processes, postgresql, redis)", writes
-# DIR/cluster.json, and stops everything it started on SIGTERM or Ctrl-C. See README.md, "Running several
-# processes".
+# DIR/cluster.json (mode 0600: its URLs carry the passwords PostgreSQL and Redis ask for), and stops everything
+# it started on SIGTERM or Ctrl-C. Run as root, PostgreSQL, Redis and nginx drop to system users of their own;
+# run as an ordinary user, everything runs as that user. See README.md, "Running several processes".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh

@@ -69,6 +69,8 @@ def stored_matches(storage) -> int:
 
 
 # -- real PostgreSQL and Redis servers, started by the tests in temporary directories --------------------
+# As scripts/cluster.py starts them: passwords on every connection (the URLs below carry them), the databases
+# owned by an ordinary role, each server as its own system user when the tests run as root.
 import shutil
 import tempfile
 import uuid
@@ -87,7 +89,8 @@ def service_directory(prefix: str) -> Path:
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """A PostgreSQL server of the tests' own (as the `postgres` system user when run as root), stopped by PID."""
+    """A PostgreSQL server of the tests' own (as the `postgres` system user when run as root), stopped by PID.
+    `create_database` answers a URL with the app role's password; `drop_database` works as its superuser."""
     where = service_directory("quadrille-pg-")
     server = Postgres(where / "postgres", durable=False).start()
     yield server
@@ -97,6 +100,8 @@ def postgres_server():
 
 @pytest.fixture(scope="session")
 def redis_server():
+    """A Redis server of the tests' own (as the `redis` system user when run as root); its URLs carry its
+    password."""
     where = service_directory("quadrille-redis-")
     server = Redis(where).start()
     yield server
@@ -132,10 +137,8 @@ def database(request, tmp_path):
 
 
 def drop_database(server, name: str) -> None:
-    import psycopg
+    """Drop a test's database (as the server's superuser: the app's role may not)."""
     try:
-        with psycopg.connect(host="127.0.0.1", port=server.port, user=server.USER, dbname="postgres",
-                             autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        server.drop_database(name)
     except Exception:
         pass

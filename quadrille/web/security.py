@@ -1,6 +1,11 @@
 """What every response and request goes through, whatever the route: security headers, the cross-site
 check, a proxy's forwarded address, and HEAD answered without a body.
 
+- Behind a proxy (PROXY_HOPS > 0), X-Forwarded-For and X-Forwarded-Proto are believed only from the
+  proxies named in TRUSTED_PROXIES (loopback by default): werkzeug's ProxyFix for their requests, and for
+  anyone else's, who reached the process directly, the forwarded headers are removed, so that a client is
+  counted (budgets, owners) as the address it really connects from, whatever it claims to forward.
+
 - Content-Security-Policy: scripts and styles only from this site (no inline script; style attributes are
   allowed, because the boards size themselves with CSS custom properties such as `style="--n: 11"`).
   Pages may be framed only under /embed/, by any site; every other page forbids framing.
@@ -14,6 +19,7 @@ check, a proxy's forwarded address, and HEAD answered without a body.
 """
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlsplit
 
 from flask import Flask, g, request
@@ -67,8 +73,7 @@ def install(app: Flask) -> None:
     # Outermost first: the forwarded address must be in place before Socket.IO sees the request.
     app.wsgi_app = HeadWithoutBody(app.wsgi_app)
     if app.config["PROXY_HOPS"]:
-        hops = app.config["PROXY_HOPS"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=0)
+        app.wsgi_app = TrustedProxies(app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["PROXY_HOPS"])
 
 
 def origin_of(url: str) -> str:
@@ -95,3 +100,48 @@ class HeadWithoutBody:
         if hasattr(body, "close"):
             body.close()
         return []
+
+
+# Every header by which a proxy says who the client is: none of them is read from a peer that is not trusted.
+FORWARDED_HEADERS = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                     "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_X_REAL_IP")
+
+
+class TrustedProxies:
+    """werkzeug's ProxyFix (`hops` proxies, X-Forwarded-For and -Proto) for requests from a trusted proxy's
+    address; from any other address the forwarded headers are dropped, and REMOTE_ADDR stays the peer's."""
+
+    def __init__(self, app, proxies, hops: int):
+        self.app = app
+        self.networks = trusted_networks(proxies)
+        self.fixed = ProxyFix(app, x_for=hops, x_proto=hops, x_host=0)
+
+    def __call__(self, environ, start_response):
+        if self.trusts(environ.get("REMOTE_ADDR")):
+            return self.fixed(environ, start_response)
+        for name in FORWARDED_HEADERS:
+            environ.pop(name, None)
+        return self.app(environ, start_response)
+
+    def trusts(self, address: str | None) -> bool:
+        try:
+            peer = ipaddress.ip_address((address or "").split("%", 1)[0])
+        except ValueError:
+            return False
+        if isinstance(peer, ipaddress.IPv6Address) and peer.ipv4_mapped:
+            peer = peer.ipv4_mapped
+        return any(peer in network for network in self.networks)
+
+
+def trusted_networks(proxies) -> list:
+    """TRUSTED_PROXIES (a list, or text separated by commas) as networks; a bad entry stops the start-up."""
+    entries = proxies.split(",") if isinstance(proxies, str) else list(proxies or [])
+    networks = []
+    for entry in (str(e).strip() for e in entries):
+        if not entry:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            raise ValueError(f"TRUSTED_PROXIES: {entry!r} is not an address or a network") from None
+    return networks

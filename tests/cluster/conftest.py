@@ -8,8 +8,10 @@ import uuid
 
 import pytest
 
+import shutil
+
 from scripts.cluster import Cluster
-from tests.conftest import drop_database
+from tests.conftest import drop_database, service_directory
 
 # Quicker than the defaults, so that a death is noticed within seconds of the test's time.
 SETTINGS = {"PRESENCE_TTL": 3.0, "LEASE_TTL": 3.0, "TAKEOVER_INTERVAL": 1.0, "PRESENCE_INTERVAL": 0.05,
@@ -17,12 +19,14 @@ SETTINGS = {"PRESENCE_TTL": 3.0, "LEASE_TTL": 3.0, "TAKEOVER_INTERVAL": 1.0, "PR
 
 
 @pytest.fixture
-def make_cluster(postgres_server, redis_url, tmp_path):
+def make_cluster(postgres_server, redis_url):
     made = []
+    # nginx runs as its own system user when the tests run as root: pytest's tmp_path is closed to it.
+    where = service_directory("quadrille-clusters-")
 
     def make(processes: int = 2, settings: dict | None = None, async_mode: str = "gevent") -> Cluster:
         name = f"c_{uuid.uuid4().hex[:12]}"
-        cluster = Cluster(tmp_path / f"cluster{len(made)}", processes, async_mode=async_mode,
+        cluster = Cluster(where / f"cluster{len(made)}", processes, async_mode=async_mode,
                           settings={**SETTINGS, **(settings or {})},
                           database_url=postgres_server.create_database(name), queue_url=redis_url)
         made.append((cluster, name))
@@ -31,6 +35,7 @@ def make_cluster(postgres_server, redis_url, tmp_path):
     for cluster, name in made:
         cluster.stop()
         drop_database(postgres_server, name)
+    shutil.rmtree(where, ignore_errors=True)
 
 
 def in_another_process(function, *args):

@@ -3,6 +3,7 @@
 game ends. And accounts survive a restart: the session cookie and the seat key still work afterwards."""
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
@@ -36,15 +37,27 @@ def server(tmp_path):
     proc.stop()
 
 
-def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_path):
+@pytest.mark.parametrize("given_by", ["file", "environment"])
+def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_path, given_by):
+    """The bot's token comes from a file or from QUADRILLE_BOT_TOKEN, and never shows on its command line
+    (which every user of the machine reads in `ps`)."""
     ann = Person(server, "ann")
     Person(server, "randombot", "bot password")
     made = requests.post(f"{server.url}/api/account/tokens", json={"name": "randombot", "password": "bot password"})
     assert made.status_code == 201
+    token = made.json()["token"]
+    env = {k: v for k, v in os.environ.items() if k != "QUADRILLE_BOT_TOKEN"}
+    given = []
+    if given_by == "file":
+        (tmp_path / "bot.token").write_text(token + "\n")
+        given = ["--token-file", str(tmp_path / "bot.token")]
+    else:
+        env["QUADRILLE_BOT_TOKEN"] = token
     log = (tmp_path / "bot.log").open("w")
-    bot = subprocess.Popen([sys.executable, "examples/bot.py", "--server", server.url, "--token", made.json()["token"],
-                            "--games", "1", "--poll", "0.1"], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+    bot = subprocess.Popen([sys.executable, "examples/bot.py", "--server", server.url, *given,
+                            "--games", "1", "--poll", "0.1"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
+        assert token not in open(f"/proc/{bot.pid}/cmdline").read()
         challenge = ann.post("/api/challenges", {"to": "RandomBot", "game": "trails", "options": {"size": 7},
                                                  "first": "challenger"})
         assert challenge.status_code == 201, challenge.text
@@ -78,6 +91,22 @@ def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_pa
     assert "accepted ann's challenge to Trails and Towers" in output and f"match {match} over" in output
     moves = [e for e in requests.get(f"{server.url}/api/matches/{match}/record").json()["events"] if e["kind"] == "move"]
     assert {e["seat"] for e in moves} == {1, 2}  # both played
+
+
+def test_the_example_bot_refuses_a_token_on_its_command_line_and_says_how_to_give_one(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "QUADRILLE_BOT_TOKEN"}
+
+    def bot(*argv):
+        return subprocess.run([sys.executable, "examples/bot.py", "--server", "http://127.0.0.1:9", *argv], cwd=ROOT,
+                              env=env, capture_output=True, text=True, timeout=30)
+    on_the_command_line = bot("--token", "qbt_secret")
+    assert on_the_command_line.returncode == 2
+    assert "--token is not accepted" in on_the_command_line.stderr and "qbt_secret" not in on_the_command_line.stderr
+    for argv in [(), ("--token-file", str(tmp_path / "missing"))]:
+        refused = bot(*argv)
+        assert refused.returncode == 2 and ("QUADRILLE_BOT_TOKEN" in refused.stderr or "token file" in refused.stderr)
+    (tmp_path / "empty").write_text("\n")
+    assert "is empty" in bot("--token-file", str(tmp_path / "empty")).stderr
 
 
 def test_sessions_and_seat_keys_outlive_a_restart(tmp_path):
