@@ -103,6 +103,6 @@ def test_a_flood_of_logins_past_the_pool_is_refused_at_once_and_stalls_nobody(ta
     checked = [took for status, error, took in answers if status == 401]
     assert {error for status, error, _ in answers if status == 429} == {"busy"}, answers
     assert busy and checked and len(busy) + len(checked) == len(answers), answers
-    # refused without waiting for a verification (which takes 100 ms or more of a core)
-    assert statistics.median(busy) < 0.05 and statistics.median(busy) < statistics.median(checked) / 2, answers
+    # refused without waiting for a verification (100 ms or more of a core each, and a queue of them)
+    assert statistics.median(busy) < min(0.15, statistics.median(checked) / 3), answers
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
