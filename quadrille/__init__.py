@@ -144,7 +144,7 @@ def create_app(config: dict | None = None) -> Flask:
     accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"),
                               hashing=password_pool.for_async_mode(config["ASYNC_MODE"], config["PASSWORD_WORKERS"],
                                                                    config["PASSWORD_QUEUE"], config["PASSWORD_NICE"]),
-                              session_lifetime=config["PERMANENT_SESSION_LIFETIME"].total_seconds())
+                              session_lifetime=app.permanent_session_lifetime.total_seconds(), pause=sleep)
     ratings = RatingService(storage)
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(

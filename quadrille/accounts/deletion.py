@@ -24,9 +24,11 @@ from ..infra.player_tables import account_matches_table, accounts_table, rating_
 DELETED = "deleted player"
 
 
-def end_games_and_release_seats(matches, match_ids: Iterable[str], seat_key: str) -> None:
+def end_games_and_release_seats(matches, match_ids: Iterable[str], seat_key: str,
+                                pause: Callable[[float], None] = lambda seconds: None) -> None:
     """Abort or resign each game under way that `seat_key` plays (whichever the rules allow), then hand every
-    seat it holds to a key nobody has, named DELETED."""
+    seat it holds to a key nobody has, named DELETED. `pause(0)` after each match lets the other clients be
+    served (a match not in the cache is replayed)."""
     nobody = secrets.token_urlsafe(24)
     for match_id in match_ids:
         end_game(matches, match_id, seat_key)
@@ -34,6 +36,7 @@ def end_games_and_release_seats(matches, match_ids: Iterable[str], seat_key: str
             matches.hand_over(match_id, seat_key, nobody, name=DELETED)
         except ServiceError:
             pass  # a match whose seat the account no longer holds (handed to the computer, say)
+        pause(0)
 
 
 def end_game(matches, match_id: str, seat_key: str) -> None:

@@ -75,11 +75,12 @@ def checked_tokens(tokens) -> dict:
 
 class AccountService:
     def __init__(self, storage, matches, secret: bytes | str, hashing: PasswordPool | None = None,
-                 session_lifetime: float = SESSION_LIFETIME):
+                 session_lifetime: float = SESSION_LIFETIME, pause: Callable[[float], None] | None = None):
         """`storage`: the match storage (its engine holds the players' tables too); `matches`: the match
         service; `secret`: the site's secret (the session's), from which seat keys are derived; `hashing`:
         the pool that hashes and checks passwords off the event loop (password_pool.py; default: threads);
-        `session_lifetime`: seconds a session lives unused."""
+        `session_lifetime`: seconds a session lives unused; `pause(0)`: yield to the other clients (the async
+        mode's sleep) between the matches of a long walk through an account's matches."""
         self.engine = storage.engine
         self.reading = storage.reading  # a connection for reads only
         self.matches = matches
@@ -87,6 +88,7 @@ class AccountService:
         self.sessions = Sessions(self.engine, self.reading, session_lifetime)
         self.tokens = ApiTokens(self.engine, self.reading)
         self._secret = secret.encode() if isinstance(secret, str) else secret
+        self.pause = pause or (lambda seconds: None)
         # Services beside this one that keep rows about accounts (ratings, challenges): each forgets a deleted
         # account's, `forget(conn, account_id)`, in the deletion's own transaction.
         self.forgetters: list[Callable] = []
@@ -185,6 +187,7 @@ class AccountService:
                 self.matches.hand_over(match_id, old_key, new_key)
             except ServiceError:
                 pass  # a match whose seats the key no longer holds (handed to the computer, say)
+            self.pause(0)  # a match not in the cache is replayed: let the others be served between two
         return salt
 
     def delete(self, account: Account, password) -> None:
@@ -196,7 +199,7 @@ class AccountService:
         with self.engine.begin() as conn:  # first of all, nothing of it acts any more
             self.sessions.end_all(conn, account.id)
             self.tokens.revoke_all(conn, account.id)
-        deletion.end_games_and_release_seats(self.matches, self.match_ids(account.id), account.seat_key)
+        deletion.end_games_and_release_seats(self.matches, self.match_ids(account.id), account.seat_key, self.pause)
         with self.engine.begin() as conn:
             deletion.forget_rows(conn, account.id, self.forgetters, self.sessions.end_all, self.tokens.revoke_all)
 
@@ -294,6 +297,7 @@ class AccountService:
                 continue  # no such match, or a token that holds nothing there
             self.record_seats(account.id, match_id, seats)
             claimed.append({"match": match_id, "seats": seats})
+            self.pause(0)
         return claimed
 
     def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
