@@ -162,10 +162,10 @@ class AccountService:
         """A new password ends every session of the account (the caller opens a new one for the browser that
         asked, as lichess does). `everywhere` ("sign out everywhere"): its API tokens are revoked too, and its
         seat key changes, so that a copy of the old one plays none of its seats."""
-        row = self._check_own_password(account, old, "Your current password is not that.")
         self.check_password(new, "new password")
         if not isinstance(everywhere, bool):
             raise bad_request("sign_out_everywhere must be true or false.")
+        row = self._check_own_password(account, old, "Your current password is not that.")
         hashed = self._hashed(new)
         salt = self._rekey_seats(account, row.seat_salt) if everywhere else row.seat_salt
         with self.engine.begin() as conn:
