@@ -35,10 +35,10 @@ class PasswordPool:
         """`submit(job)`: runs `job()` on one of the mode's threads and answers its result, the caller
         waiting as its async mode waits; `workers`: how many run at once; `queue`: how many more may wait."""
         self._submit = submit
-        self.workers, self.queue, self.nice = workers, queue, nice
+        self.workers, self.queue = workers, queue
         self._admitted = 0                  # running or waiting now
         self._lock = threading.Lock()       # held for a count only: never across a wait
-        self._niced = threading.local()
+        self._worker_nice = worker_nice(nice)
 
     @property
     def admitted(self) -> int:
@@ -57,20 +57,25 @@ class PasswordPool:
                 self._admitted -= 1
 
     def _in_worker(self, fn: Callable, args: tuple):
-        if self.nice and not getattr(self._niced, "done", False):
-            self._niced.done = True
-            lower_this_threads_priority(self.nice)
+        if self._worker_nice is not None:
+            lower_this_threads_priority(self._worker_nice)
         return fn(*args)
 
 
+def worker_nice(steps: int) -> int | None:
+    """The nice value of the worker threads: the process's, `steps` nicer (None: leave them as they are)."""
+    if not steps or not hasattr(os, "getpriority"):
+        return None
+    return min(19, os.getpriority(os.PRIO_PROCESS, 0) + steps)
+
+
 def lower_this_threads_priority(nice: int) -> None:
-    """Raise the calling thread's nice value by `nice` (Linux keeps a nice value per thread, and threads
-    started from it inherit it); elsewhere, or when refused, nothing changes."""
-    if not hasattr(os, "setpriority"):
-        return
+    """Give the calling thread this nice value if it is not that nice already (Linux keeps a nice value per
+    thread, and the threads it starts, Argon2's lanes, inherit it); elsewhere, or when refused, nothing."""
     try:
         tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + nice))
+        if os.getpriority(os.PRIO_PROCESS, tid) < nice:
+            os.setpriority(os.PRIO_PROCESS, tid, nice)
     except OSError:
         pass
 

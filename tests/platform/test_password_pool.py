@@ -66,3 +66,12 @@ def test_argon2_leaves_the_gil_while_it_verifies():
         longest, last = max(longest, now - last), now
     worker.join()
     assert longest < one / 2, (longest, one)
+
+
+def test_the_workers_run_nicer_than_the_server():
+    """So that on a small machine the event loop's thread still gets a core while Argon2 hashes (Linux)."""
+    import os
+    pool = for_async_mode("threading", workers=1, queue=0, nice=10)
+    niceness = pool.run(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+    assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == os.getpriority(os.PRIO_PROCESS, 0)
