@@ -8,6 +8,11 @@ and a row unused for the session lifetime counts as gone (and is swept when its 
 `last_used` is written at most every TOUCH_EVERY seconds, so a page that asks who is logged in on every
 load costs a read, not a write. An account keeps at most MAX_PER_ACCOUNT sessions: logging in past that
 ends the least recently used.
+
+Why not Flask-Session: it keeps the whole session dict server-side, through Flask-SQLAlchemy or a cache, in a
+schema of its own outside these migrations, and it cannot find an account's sessions to end them all (a
+password change, a deletion). Flask's signed cookie stays as it was (it carries the CSRF token and the session
+id); only the proof of who is logged in moved to this table.
 """
 from __future__ import annotations
 
@@ -72,7 +77,3 @@ class Sessions:
     def end_all(self, conn, account_id: int) -> None:
         """Every session of the account ends (in the caller's transaction)."""
         conn.execute(delete(account_sessions_table).where(sessions.account_id == account_id))
-
-    def count(self, account_id: int) -> int:
-        with self.reading() as conn:
-            return len(conn.execute(select(sessions.id_hash).where(sessions.account_id == account_id)).all())
