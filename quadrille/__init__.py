@@ -35,7 +35,7 @@ from .infra.storage import Storage
 from .infra.timers import MemoryTimers, RedisTimers
 from .matches import MatchService
 from .settings import DEFAULTS
-from .accounts import AccountService
+from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
 from .ratings import RatingService
 from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
@@ -142,7 +142,10 @@ def create_app(config: dict | None = None) -> Flask:
     # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
     # same storage, told of every match event through match_listeners.
     sessions.install(app, storage)
-    accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"))
+    accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"),
+                              hashing=password_pool.for_async_mode(config["ASYNC_MODE"], config["PASSWORD_WORKERS"],
+                                                                   config["PASSWORD_QUEUE"], config["PASSWORD_NICE"]),
+                              session_lifetime=app.permanent_session_lifetime.total_seconds(), pause=sleep)
     ratings = RatingService(storage)
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(

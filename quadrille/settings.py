@@ -69,12 +69,33 @@ DEFAULTS = {
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",
-    # Sign-ups, logins and API tokens made, per address, together: what slows down password guessing (each
-    # try also costs an Argon2 verification, ~50 ms of a core). A family behind one NAT still logs in.
+    # -- accounts (quadrille/web/rate_limits.py, quadrille/accounts/login_budget.py) ------------------------
+    # Every request that checks a password or makes an account (sign-up, login, API token, password change,
+    # deletion), per address (an IPv6 address counts as its /64), together: each costs an Argon2 hash
+    # (~0.2 s of CPU), and this slows password guessing. A family behind one NAT still logs in.
     "ACCOUNT_RATE": "30 per 10 minutes",
-    # Logins (and API tokens made) for one user name, from any address: password guessing spread over many
-    # addresses. Counted alike for names that exist and names that do not.
+    # Accounts made per address in a day (only sign-ups that made one count): farms of accounts (alts that
+    # feed each other ratings) need many, a household a few.
+    "SIGNUP_RATE": "20 per day",
+    # Password changes and deletions of one account (they need its session or API token): a stolen session
+    # cannot guess the password behind it quickly, nor make the server hash without end.
+    "PASSWORD_CHECK_RATE": "10 per hour",
+    # Failed logins (and API tokens asked for) for one user name from browsers that never logged into it,
+    # from any address: guessing spread over many addresses. Counted alike for names that exist and names
+    # that do not. Past it, logging in for that name is slowed, not locked: one try per LOGIN_SLOW_RATE from
+    # each address, so the owner with the right password still gets in, at once or after that delay.
     "LOGIN_NAME_RATE": "50 per hour",
+    "LOGIN_SLOW_RATE": "1 per 30 seconds",
+    # Failed logins for one name from one browser that logged into it before (its signed "known device"
+    # cookie): such a browser never meets the name's budget above, which strangers can spend.
+    "LOGIN_DEVICE_RATE": "20 per hour",
+    # Argon2 runs beside the event loop in this many threads (each holds 64 MiB while it hashes, and uses up
+    # to 4 cores), with at most PASSWORD_QUEUE more requests waiting for one; past that a request is refused at
+    # once (429 `busy`). The threads run PASSWORD_NICE steps nicer than the server, so that on a small machine
+    # the event loop still gets a core while they hash.
+    "PASSWORD_WORKERS": 1,
+    "PASSWORD_QUEUE": 8,
+    "PASSWORD_NICE": 10,
     # Refusals (429, CSRF) are counted and logged as one summary line every this many seconds while they come,
     # never one line each (an attack's thousands drowned the log; web/refusal_log.py).
     "REFUSAL_LOG_INTERVAL": 60.0,

@@ -8,7 +8,12 @@ played anonymously and then signs up or logs in hands the seats of their browser
 (`claim_matches`), and the old tokens hold nothing afterwards.
 
 `account_matches` lists which matches each account plays, for "my games"; the seats themselves are the
-match's own.
+match's own. A password change with "sign out everywhere" gives the account a new seat key, handing every
+seat of the old one over to it (`change_password`), so a copy of the old key plays nothing any more.
+
+What proves who a player is: a server-side session (account_sessions.py; the cookie names it) or an API
+token (api_tokens.py). Passwords are checked and hashed off the event loop, in the pool of
+password_pool.py. Deleting an account is deletion.py's.
 """
 from __future__ import annotations
 
@@ -22,22 +27,27 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError, bad_request
-from ..infra.player_tables import account_matches_table, accounts_table, api_tokens_table
+from ..infra.player_tables import account_matches_table, accounts_table
 from ..infra.storage import matches_table
-from ..infra.tokens import hash_token, well_formed
+from ..infra.tokens import well_formed
+from . import deletion
+from .account_sessions import Sessions
+from .api_tokens import PREFIX as API_TOKEN_PREFIX, ApiTokens
+from .password_pool import PasswordPool, for_async_mode
 from .passwords import hash_password, needs_rehash, verify_or_dummy
 
 NAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
 MIN_PASSWORD, MAX_PASSWORD = 8, 256
-API_TOKEN_PREFIX = "qbt_"           # so that a Bearer token says which kind it is (and log scanners find it)
 SEAT_KEY_PREFIX = "qsk_"
-MAX_TOKENS_PER_ACCOUNT = 20
 MAX_CLAIMS = 500                    # matches a browser hands over (or lists) at once
-DELETED = "deleted player"
+DELETED = deletion.DELETED
+SESSION_LIFETIME = 30 * 24 * 3600.0
+
+__all__ = ["API_TOKEN_PREFIX", "Account", "AccountService", "checked_tokens"]
 
 
 def bad_credentials() -> ServiceError:
@@ -50,7 +60,6 @@ class Account:
     id: int
     name: str
     seat_key: str
-    epoch: int = 0
 
     def public(self) -> dict:
         return {"id": self.id, "name": self.name}
@@ -65,13 +74,21 @@ def checked_tokens(tokens) -> dict:
 
 
 class AccountService:
-    def __init__(self, storage, matches, secret: bytes | str):
+    def __init__(self, storage, matches, secret: bytes | str, hashing: PasswordPool | None = None,
+                 session_lifetime: float = SESSION_LIFETIME, pause: Callable[[float], None] | None = None):
         """`storage`: the match storage (its engine holds the players' tables too); `matches`: the match
-        service; `secret`: the site's secret (the session's), from which seat keys are derived."""
+        service; `secret`: the site's secret (the session's), from which seat keys are derived; `hashing`:
+        the pool that hashes and checks passwords off the event loop (password_pool.py; default: threads);
+        `session_lifetime`: seconds a session lives unused; `pause(0)`: yield to the other clients (the async
+        mode's sleep) between the matches of a long walk through an account's matches."""
         self.engine = storage.engine
         self.reading = storage.reading  # a connection for reads only
         self.matches = matches
+        self.hashing = hashing or for_async_mode("threading")
+        self.sessions = Sessions(self.engine, self.reading, session_lifetime)
+        self.tokens = ApiTokens(self.engine, self.reading)
         self._secret = secret.encode() if isinstance(secret, str) else secret
+        self.pause = pause or (lambda seconds: None)
         # Services beside this one that keep rows about accounts (ratings, challenges): each forgets a deleted
         # account's, `forget(conn, account_id)`, in the deletion's own transaction.
         self.forgetters: list[Callable] = []
@@ -89,69 +106,117 @@ class AccountService:
             raise bad_request(f"A {what} has {MIN_PASSWORD} to {MAX_PASSWORD} characters.", "bad-password")
         return password
 
+    def _verified(self, stored_hash: str | None, password) -> bool:
+        """Argon2 in the pool (429 `busy` when it is full); an unknown account costs the same (a dummy hash)."""
+        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
+            return False
+        return self.hashing.run(verify_or_dummy, stored_hash, password)
+
+    def _hashed(self, password: str) -> str:
+        return self.hashing.run(hash_password, password)
+
     def seat_key(self, account_id: int, salt: str) -> str:
         digest = hmac.new(self._secret, f"seat-key:{account_id}:{salt}".encode(), hashlib.sha256).digest()
         return SEAT_KEY_PREFIX + base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
     def _account(self, row) -> Account:
-        return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt), row.session_epoch)
+        return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt))
 
     # -- signing up, logging in -------------------------------------------------------------------
     def sign_up(self, name, password) -> Account:
         name = self.check_name(name)
         self.check_password(password)
-        hashed = hash_password(password)
+        hashed = self._hashed(password)
         try:
             with self.engine.begin() as conn:
                 account_id = conn.execute(insert(accounts_table).values(
                     name=name, name_key=name.lower(), password_hash=hashed, seat_salt=secrets.token_hex(16),
-                    session_epoch=0, created=time.time())).inserted_primary_key[0]
+                    created=time.time())).inserted_primary_key[0]
         except IntegrityError:
             raise ServiceError(409, "name-taken", f"The user name {name!r} is taken; choose another.")
         return self.get(account_id)
 
     def log_in(self, name, password) -> Account:
         """The account of this name and password; bad-credentials otherwise, in the same words and time."""
-        if not isinstance(password, str) or len(password) > MAX_PASSWORD:
-            raise bad_credentials()
         row = self._row_by_name(name) if isinstance(name, str) and NAME.fullmatch(name) else None
-        if not verify_or_dummy(row.password_hash if row else None, password):
+        if not self._verified(row.password_hash if row else None, password) or row is None:
             raise bad_credentials()
         if needs_rehash(row.password_hash):
             with self.engine.begin() as conn:
                 conn.execute(update(accounts_table).where(accounts_table.c.id == row.id)
-                             .values(password_hash=hash_password(password)))
+                             .values(password_hash=self._hashed(password)))
         return self._account(row)
 
-    def change_password(self, account: Account, old, new) -> Account:
-        """A new password ends every other session (the session epoch moves on)."""
+    def id_of(self, name) -> int | None:
+        """The id of the account of this name (None: no such account), for the login budgets."""
+        row = self._row_by_name(name) if isinstance(name, str) and NAME.fullmatch(name) else None
+        return row.id if row else None
+
+    def _check_own_password(self, account: Account, password, refusal: str):
         row = self._row(account.id)
-        if row is None or not isinstance(old, str) or not verify_or_dummy(row.password_hash, old):
-            raise ServiceError(401, "bad-credentials", "Your current password is not that.")
+        if row is None or not self._verified(row.password_hash, password):
+            raise ServiceError(401, "bad-credentials", refusal)
+        return row
+
+    def change_password(self, account: Account, old, new, everywhere: bool = False) -> Account:
+        """A new password ends every session of the account (the caller opens a new one for the browser that
+        asked, as lichess does). `everywhere` ("sign out everywhere"): its API tokens are revoked too, and its
+        seat key changes, so that a copy of the old one plays none of its seats."""
         self.check_password(new, "new password")
+        if not isinstance(everywhere, bool):
+            raise bad_request("sign_out_everywhere must be true or false.")
+        row = self._check_own_password(account, old, "Your current password is not that.")
+        hashed = self._hashed(new)
+        salt = self._rekey_seats(account, row.seat_salt) if everywhere else row.seat_salt
         with self.engine.begin() as conn:
             conn.execute(update(accounts_table).where(accounts_table.c.id == account.id)
-                         .values(password_hash=hash_password(new), session_epoch=row.session_epoch + 1))
+                         .values(password_hash=hashed, seat_salt=salt))
+            self.sessions.end_all(conn, account.id)
+            if everywhere:
+                self.tokens.revoke_all(conn, account.id)
         return self.get(account.id)
 
-    def delete(self, account: Account, password) -> None:
-        """Delete the account: its seats go to a key nobody holds, named "deleted player" (its finished games
-        stay in the others' lists), its tokens go, and the services in `forgetters` forget it (its ratings, its
-        pending challenges)."""
-        row = self._row(account.id)
-        if row is None or not isinstance(password, str) or not verify_or_dummy(row.password_hash, password):
-            raise ServiceError(401, "bad-credentials", "That is not your password; the account stays.")
-        nobody = secrets.token_urlsafe(24)
+    def _rekey_seats(self, account: Account, old_salt: str) -> str:
+        """Hand every seat the account's key holds to a new key (the match service's hand_over, match by
+        match); answers the new key's salt, which the caller stores."""
+        salt = secrets.token_hex(16)
+        new_key = self.seat_key(account.id, salt)
+        old_key = self.seat_key(account.id, old_salt)
         for match_id in self.match_ids(account.id):
             try:
-                self.matches.hand_over(match_id, account.seat_key, nobody, name=DELETED)
+                self.matches.hand_over(match_id, old_key, new_key)
             except ServiceError:
-                pass  # a match whose seat the account no longer holds (handed to the computer, say)
+                pass  # a match whose seats the key no longer holds (handed to the computer, say)
+            self.pause(0)  # a match not in the cache is replayed: let the others be served between two
+        return salt
+
+    def delete(self, account: Account, password) -> None:
+        """Delete the account (deletion.py): its games under way end (aborted or resigned as the rules say),
+        its seats go to a key nobody holds, named "deleted player" (its finished games stay in the others'
+        lists), and in one transaction its sessions, tokens, list of matches and rating history go, the
+        services in `forgetters` forget it (its ratings, its pending challenges), and the account row goes."""
+        self._check_own_password(account, password, "That is not your password; the account stays.")
+        with self.engine.begin() as conn:  # first of all, nothing of it acts any more
+            self.sessions.end_all(conn, account.id)
+            self.tokens.revoke_all(conn, account.id)
+        deletion.end_games_and_release_seats(self.matches, self.match_ids(account.id), account.seat_key, self.pause)
         with self.engine.begin() as conn:
-            conn.execute(delete(api_tokens_table).where(api_tokens_table.c.account_id == account.id))
-            for forget in self.forgetters:
-                forget(conn, account.id)
-            conn.execute(delete(accounts_table).where(accounts_table.c.id == account.id))
+            deletion.forget_rows(conn, account.id, self.forgetters, self.sessions.end_all, self.tokens.revoke_all)
+
+    # -- sessions and API tokens -------------------------------------------------------------------
+    def open_session(self, account: Account) -> str:
+        return self.sessions.open(account.id)
+
+    def by_session(self, session_id) -> Account | None:
+        row = self.sessions.account_row(session_id)
+        return self._account(row) if row else None
+
+    def end_session(self, session_id) -> None:
+        self.sessions.end(session_id)
+
+    def by_api_token(self, token) -> Account | None:
+        row = self.tokens.account_row(token)
+        return self._account(row) if row else None
 
     # -- reading accounts -----------------------------------------------------------------------
     def _row(self, account_id):
@@ -188,32 +253,6 @@ class AccountService:
             return list(conn.execute(select(accounts_table.c.name)
                                      .where(accounts_table.c.name_key.like(key + "%", escape="\\"))
                                      .order_by(accounts_table.c.name_key).limit(limit)).scalars())
-
-    # -- API tokens -----------------------------------------------------------------------------
-    def create_api_token(self, name, password, label=None) -> tuple[Account, str]:
-        """A new API token for the account (shown once: only its hash is kept)."""
-        account = self.log_in(name, password)
-        if label is not None and (not isinstance(label, str) or len(label) > 40):
-            raise bad_request("label must be text of at most 40 characters.")
-        token = API_TOKEN_PREFIX + secrets.token_urlsafe(32)
-        with self.engine.begin() as conn:
-            count = len(conn.execute(select(api_tokens_table.c.token_hash)
-                                     .where(api_tokens_table.c.account_id == account.id)).all())
-            if count >= MAX_TOKENS_PER_ACCOUNT:
-                raise ServiceError(409, "too-many-tokens",
-                                   f"An account has at most {MAX_TOKENS_PER_ACCOUNT} API tokens.")
-            conn.execute(insert(api_tokens_table).values(token_hash=hash_token(token), account_id=account.id,
-                                                         label=label, created=time.time()))
-        return account, token
-
-    def by_api_token(self, token) -> Account | None:
-        if not well_formed(token) or not token.startswith(API_TOKEN_PREFIX):
-            return None
-        with self.reading() as conn:
-            row = conn.execute(select(accounts_table).join(
-                api_tokens_table, api_tokens_table.c.account_id == accounts_table.c.id)
-                .where(api_tokens_table.c.token_hash == hash_token(token))).first()
-        return self._account(row) if row else None
 
     # -- the account's matches ------------------------------------------------------------------
     def record_seats(self, account_id: int, match_id: str, seats: list[int]) -> None:
@@ -258,6 +297,7 @@ class AccountService:
                 continue  # no such match, or a token that holds nothing there
             self.record_seats(account.id, match_id, seats)
             claimed.append({"match": match_id, "seats": seats})
+            self.pause(0)
         return claimed
 
     def on_match_event(self, match_id: str, event: str, payload: dict) -> None:

@@ -1,10 +1,12 @@
-"""The tables of players (migration 0006): accounts and their API tokens, which matches each account plays,
-challenges, ratings, and the site's own keys. They hang on storage's `metadata`, so the schema test compares
-them with the migrations too; each service (accounts/, challenges/, ratings/) reads and writes its own tables
-through SQLAlchemy Core on storage's engine.
+"""The tables of players (migration 0006): accounts, their sessions (0009) and API tokens, which matches each
+account plays, challenges, ratings, and the site's own keys. They hang on storage's `metadata`, so the schema
+test compares them with the migrations too; each service (accounts/, challenges/, ratings/) reads and writes
+its own tables through SQLAlchemy Core on storage's engine.
 
-No foreign keys: a deleted account's rows in account_matches and rated_matches stay, so that its finished
-games are still listed by the other players, where it shows as "deleted player".
+An account's id is never used again once the account is deleted (SQLite's AUTOINCREMENT, PostgreSQL's
+sequence), so nothing that still names a deleted account's id (a rated match's players, another process's
+cached answer) can ever point at a newcomer. No foreign keys: deleting an account deletes its own rows
+(accounts/deletion.py), while rated_matches keep its id, so the games it played stay rated for the others.
 """
 from __future__ import annotations
 
@@ -19,8 +21,16 @@ accounts_table = Table(
     Column("name_key", String(20), nullable=False, unique=True),  # lower case: names are unique ignoring case
     Column("password_hash", String(200), nullable=False),         # Argon2id, argon2-cffi's encoded string
     Column("seat_salt", String(64), nullable=False),              # the account's seat key is derived from it
-    Column("session_epoch", Integer, nullable=False, server_default="0"),  # bumped: every session ends
     Column("created", Float, nullable=False),
+    sqlite_autoincrement=True,                                    # ids of deleted accounts are never reused
+)
+
+account_sessions_table = Table(
+    "account_sessions", metadata,
+    Column("id_hash", String(64), primary_key=True),              # sha256 hex of the cookie's session id
+    Column("account_id", Integer, nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("last_used", Float, nullable=False),                   # refreshed at most every few minutes
 )
 
 api_tokens_table = Table(
@@ -29,6 +39,7 @@ api_tokens_table = Table(
     Column("account_id", Integer, nullable=False, index=True),
     Column("label", String(40)),
     Column("created", Float, nullable=False),
+    Column("last_used", Float),                                   # NULL: never used; refreshed every few minutes
 )
 
 account_matches_table = Table(

@@ -9,11 +9,14 @@ from flask_wtf.csrf import generate_csrf
 
 import games
 
+from ..accounts.api_tokens import check_label
 from ..accounts.my_games import account_games, token_games
 from ..accounts.service import checked_tokens
 from ..errors import ServiceError
+from . import known_devices
 from .http_api import json_body
-from .sessions import bearer, current_account, log_in, log_out
+from .rate_limits import client_address
+from .sessions import by_bearer, current_account, log_in, log_out
 
 bp = Blueprint("players_api", __name__, url_prefix="/api")
 
@@ -38,12 +41,28 @@ def tokens_sent(body: dict) -> dict:
 def signed_in(account, body: dict, status: int = 200):
     """Open a session for the account; hand the matches of the browser's tokens over to it when the page
     sends them (`tokens`: {match id: token}). The answer carries the account's seat key, which the page
-    keeps as its token for the account's matches, and the new session's CSRF token."""
+    keeps as its token for the account's matches, and the new session's CSRF token. The browser becomes a
+    known device of the account (known_devices.py)."""
     log_in(account)
+    known_devices.remember(account.id)
     tokens = tokens_sent(body)
     claimed = accounts().claim_matches(account, tokens) if tokens else []
     return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf(),
                     "claimed": claimed}), status
+
+
+def by_password(body: dict):
+    """The account of the body's name and password, within the login budgets (login_budget.py): only failures
+    count, and a device that logged into the account before has a budget of its own."""
+    name, password = body.get("name"), body.get("password")
+    budget = current_app.extensions["quadrille.login_budget"]
+    attempt = budget.admit(name, client_address(), known_devices.device_for(accounts().id_of(name)))
+    try:
+        return accounts().log_in(name, password)
+    except ServiceError as refused:
+        if refused.status == 401:
+            budget.failed(attempt)
+        raise
 
 
 # -- accounts -------------------------------------------------------------------------------------------
@@ -57,10 +76,13 @@ def sign_up():
 
 @bp.get("/account")
 def who_am_i():
-    """{"account": {"id", "name"} | null, "seat_key"?, "csrf"?}: the pages ask who is logged in."""
+    """{"account": {"id", "name"} | null, "seat_key"?, "csrf"?}: the pages ask who is logged in. An API token
+    is answered with the account alone: the seat key would outlive the token's revocation."""
     account = current_account(required=False)
     if account is None:
         return jsonify({"account": None})
+    if by_bearer():
+        return jsonify({"account": account.public()})
     return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf()})
 
 
@@ -68,23 +90,28 @@ def who_am_i():
 def log_in_():
     body = json_body()
     tokens_sent(body)
-    account = accounts().log_in(body.get("name"), body.get("password"))
-    return signed_in(account, body)
+    return signed_in(by_password(body), body)
 
 
 @bp.post("/account/logout")
 def log_out_():
+    """End this browser's session on the server (a copy of its cookie opens nothing afterwards)."""
     log_out()
     return jsonify({"ok": True})
 
 
 @bp.post("/account/password")
 def change_password():
+    """{"password", "new_password", "sign_out_everywhere"?}: every session of the account ends, and the
+    browser that asked gets a new one; with sign_out_everywhere its API tokens are revoked too and its seat
+    key changes (answered as `seat_key`, which the page keeps in place of the old one)."""
     body = json_body()
-    account = accounts().change_password(current_account(), body.get("password"), body.get("new_password"))
-    if bearer() is None:
-        log_in(account)  # this session goes on under the new epoch; every other one ends
-    return jsonify({"ok": True, "csrf": generate_csrf()})
+    account = accounts().change_password(current_account(), body.get("password"), body.get("new_password"),
+                                         body.get("sign_out_everywhere", False))
+    if by_bearer():
+        return jsonify({"ok": True})
+    log_in(account)
+    return jsonify({"ok": True, "csrf": generate_csrf(), "seat_key": account.seat_key})
 
 
 @bp.post("/account/delete")
@@ -106,8 +133,24 @@ def claim_matches():
 def create_token():
     """{"name", "password", "label"?} → 201 {"token"}: shown once, only its hash is kept. No cookie needed."""
     body = json_body()
-    account, token = accounts().create_api_token(body.get("name"), body.get("password"), body.get("label"))
+    label = check_label(body.get("label"))
+    account = by_password(body)
+    token = accounts().tokens.create(account.id, label)
     return jsonify({"token": token, "account": account.public()}), 201
+
+
+@bp.get("/account/tokens")
+def list_tokens():
+    """The account's API tokens: [{"id", "label", "created", "last_used"}], the newest first."""
+    return jsonify({"tokens": accounts().tokens.listing(current_account().id)})
+
+
+@bp.post("/account/tokens/<token_id>/revoke")
+def revoke_token(token_id):
+    json_body(optional=True)
+    account = current_account()
+    accounts().tokens.revoke(account.id, token_id)
+    return jsonify({"ok": True, "tokens": accounts().tokens.listing(account.id)})
 
 
 # -- players ----------------------------------------------------------------------------------------

@@ -1,50 +1,76 @@
 """HTTP budgets, by Flask-Limiter: every route but the static files has a budget per address, the
 routes that create a match (by link, by name, by import, or a new embedded game) share a tighter one, and so do
-the pictures and the tutorial's steps and tries, and signing up, logging in and making API tokens (a tight one:
-password guessing).
-The Socket.IO budgets are in quadrille/infra/limits.py, on the same kind of storage."""
+the pictures and the tutorial's steps and tries.
+The Socket.IO budgets are in quadrille/infra/limits.py, on the same kind of storage.
+
+An address is counted as infra/addresses.py says: an IPv4 address, or an IPv6 address's /64 (a client holds a
+whole /64 and could take a fresh address, and a fresh budget, at every request).
+
+Accounts' budgets (each password check is an Argon2 verification, in a bounded pool: accounts/password_pool.py):
+- per address, every request that checks a password or makes an account (sign-up, login, API token, password
+  change, deletion) shares ACCOUNT_RATE, and sign-ups that made an account count against SIGNUP_RATE, a day's;
+- per account, password changes and deletions (which need the session or a token of the account) share
+  PASSWORD_CHECK_RATE;
+- per name, logins and API tokens made by name and password count failed attempts only, and never lock out a
+  device that logged into that account before (accounts/login_budget.py, installed here, used by players_api).
+"""
 from __future__ import annotations
 
 from flask import Flask, request
 from flask_limiter import Limiter
-from flask_limiter.util import get_remote_address
 
+from ..accounts.login_budget import LoginBudget
+from ..infra.addresses import address_key
 from ..infra.limits import counter_storage_uri
+from .sessions import current_account
 
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 # Pictures and a tutorial's steps and tries: each replays a short game through the engine.
 LEARN_ENDPOINTS = ("learn.preview_svg", "learn.lesson_step", "learn.lesson_try")
-# Guessing passwords and making accounts: signing up, logging in and making API tokens share a tight budget.
-ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token")
+# Every request that costs an Argon2 hash (or makes an account): one budget per address.
+ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token",
+                     "players_api.change_password", "players_api.delete_account")
+# Password checks of an account that is logged in (or sends its API token): one budget per account.
+OWN_PASSWORD_ENDPOINTS = ("players_api.change_password", "players_api.delete_account")
+
+
+def client_address() -> str:
+    return address_key(request.remote_addr)
 
 
 def install(app: Flask, storage_options: dict | None = None) -> Limiter:
-    """Call after the blueprints are registered: the match-creating views are wrapped in place.
+    """Call after the blueprints are registered: the budgeted views are wrapped in place.
     `storage_options`: for the counters' storage (the factory's shared Redis connection pool)."""
     config = app.config
-    limiter = Limiter(get_remote_address, app=app, storage_uri=counter_storage_uri(config["RATELIMIT_STORAGE_URI"]),
+    limiter = Limiter(client_address, app=app, storage_uri=counter_storage_uri(config["RATELIMIT_STORAGE_URI"]),
                       storage_options=storage_options or {},
                       strategy="sliding-window-counter", default_limits=[config["HTTP_RATE"]],
                       default_limits_exempt_when=lambda: request.endpoint in ("static", "api.health"),
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)
-    creating = limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match")
-    for endpoint in MATCH_CREATING_ENDPOINTS:
-        app.view_functions[endpoint] = creating(app.view_functions[endpoint])
-    learning = limiter.shared_limit(config["LEARN_RATE"], scope="learn")
-    for endpoint in LEARN_ENDPOINTS:
-        app.view_functions[endpoint] = learning(app.view_functions[endpoint])
-    accounts = limiter.shared_limit(config["ACCOUNT_RATE"], scope="account")
-    for endpoint in ACCOUNT_ENDPOINTS:
-        app.view_functions[endpoint] = accounts(app.view_functions[endpoint])
-    # Guesses at one account's password from many addresses: a budget per name tried, the same whether or not
-    # the name exists (so it tells nothing about the name).
-    per_name = limiter.shared_limit(config["LOGIN_NAME_RATE"], scope="login-name", key_func=name_tried)
-    for endpoint in ("players_api.log_in_", "players_api.create_token"):
-        app.view_functions[endpoint] = per_name(app.view_functions[endpoint])
+    wrap(app, limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match"), MATCH_CREATING_ENDPOINTS)
+    wrap(app, limiter.shared_limit(config["LEARN_RATE"], scope="learn"), LEARN_ENDPOINTS)
+    install_account_budgets(app, limiter)
     return limiter
 
 
-def name_tried() -> str:
-    body = request.get_json(silent=True) if request.is_json else None
-    name = body.get("name") if isinstance(body, dict) else None
-    return name.lower()[:40] if isinstance(name, str) else "?"
+def wrap(app: Flask, limit, endpoints) -> None:
+    for endpoint in endpoints:
+        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+
+
+def install_account_budgets(app: Flask, limiter: Limiter) -> None:
+    config = app.config
+    wrap(app, limiter.shared_limit(config["ACCOUNT_RATE"], scope="account"), ACCOUNT_ENDPOINTS)
+    made_one = lambda response: response.status_code == 201  # noqa: E731 - only sign-ups that made an account
+    wrap(app, limiter.limit(config["SIGNUP_RATE"], scope="sign-up", deduct_when=made_one), ("players_api.sign_up",))
+    wrap(app, limiter.shared_limit(config["PASSWORD_CHECK_RATE"], scope="own-password", key_func=account_acting,
+                                   exempt_when=lambda: current_account(required=False) is None),
+         OWN_PASSWORD_ENDPOINTS)
+    app.extensions["quadrille.login_budget"] = LoginBudget(
+        limiter.storage, per_name=config["LOGIN_NAME_RATE"], per_device=config["LOGIN_DEVICE_RATE"],
+        slow=config["LOGIN_SLOW_RATE"], enabled=config["RATELIMIT_ENABLED"])
+
+
+def account_acting() -> str:
+    account = current_account(required=False)
+    return f"account:{account.id}" if account is not None else "none"

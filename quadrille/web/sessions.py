@@ -3,16 +3,19 @@ for everything a cookie authenticates.
 
 - The session is Flask's signed cookie: `HttpOnly`, `SameSite=Lax` (never sent by another site's iframe or
   form post, so embeds never carry it), `Secure` when the site is served over HTTPS (PUBLIC_URL https://,
-  behind a proxy trusted through PROXY_HOPS). It holds the account's id and its session epoch: a new
-  password moves the epoch on and every other session ends. The signing secret is SECRET_KEY, or, when the
-  operator sets none, a random one kept in the database (site_keys), shared by every process of the site
-  and kept over restarts.
+  behind a proxy trusted through PROXY_HOPS). It names a server-side session (accounts/account_sessions.py:
+  a random id, whose hash is a row of the account's), and holds the session's CSRF token. Logging out
+  deletes the row, so a copy of the cookie opens nothing afterwards; a new password deletes every row of the
+  account and opens a new one for the browser that asked; deleting the account deletes them all. The signing
+  secret is SECRET_KEY, or, when the operator sets none, a random one kept in the database (site_keys),
+  shared by every process of the site and kept over restarts.
 - Every state-changing request that carries the session cookie and no `Authorization` header must carry the
   session's CSRF token (Flask-WTF's CSRFProtect, checked here for those requests only: seat tokens and API
   tokens travel in headers a page on another site cannot set, and the match API is authenticated by them).
   The pages send it in `X-CSRFToken`, from the `csrf-token` meta tag. The Origin check of security.py stays.
 - `Authorization: Bearer <API token>` (accounts/) authenticates a bot for every account and challenge
-  endpoint, and stands for the account's seat key in every match endpoint (http_api.bearer_token).
+  endpoint, and stands for the account's seat key in every match endpoint (http_api.bearer_token); it is
+  never answered with the seat key itself (revoking the token must end what it could do).
 """
 from __future__ import annotations
 
@@ -85,14 +88,10 @@ def accounts():
 
 
 def session_account():
-    """The account of this request's session cookie, or None (a stale session, of a deleted account or an
-    older password, counts as none)."""
-    if "account" not in session:
-        return None
-    account = accounts().get(session.get("account"))
-    if account is None or account.epoch != session.get("epoch"):
-        return None
-    return account
+    """The account of this request's session cookie, or None (a session that ended, by logging out, a new
+    password or the account's deletion, or that expired, counts as none)."""
+    session_id = session.get("sid")
+    return accounts().by_session(session_id) if isinstance(session_id, str) else None
 
 
 def bearer() -> str | None:
@@ -123,14 +122,23 @@ def current_account(required: bool = True):
     return g.account
 
 
+def by_bearer() -> bool:
+    """Whether this request is authenticated by an API token rather than a session."""
+    return bearer() is not None
+
+
 def log_in(account) -> None:
+    """A new server-side session for the account, named by this browser's cookie (a new CSRF token too)."""
     session.clear()
     session.permanent = True
-    session["account"] = account.id
-    session["epoch"] = account.epoch
+    session["sid"] = accounts().open_session(account)
     g.account = account
 
 
 def log_out() -> None:
+    """End this browser's session on the server, and forget it here."""
+    session_id = session.get("sid")
+    if isinstance(session_id, str):
+        accounts().end_session(session_id)
     session.clear()
     g.account = None

@@ -1,8 +1,9 @@
-// The account page: log in or sign up (handing this browser's matches over), log out, change the password,
-// make an API token (shown once), delete the account.
+// The account page: log in or sign up (handing this browser's matches over), log out, change the password
+// (and sign out everywhere), make an API token (shown once), list and revoke the tokens, delete the account.
 (function () {
   "use strict";
   const Players = window.QuadrillePlayers;
+  const Tokens = window.QuadrilleTokens;
   const $ = (id) => document.getElementById(id);
   const say = (text, kind) => { const box = $("account-message"); box.textContent = text; box.className = "message " + (kind || ""); };
   const fields = (form) => Object.fromEntries(new FormData(form).entries());
@@ -28,13 +29,70 @@
     window.location.assign("/me");
   }
 
+  // The account's seats have a new key: this browser's matches held by the old one follow it.
+  function rekey(newKey) {
+    const old = Tokens.accountKey();
+    if (!newKey || newKey === old) return;
+    for (const [match, token] of Object.entries(Tokens.all())) if (token === old) Tokens.set(match, newKey);
+    Tokens.setAccountKey(newKey);
+  }
+
+  const when = (seconds) => new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+  function showTokens(tokens) {
+    const list = $("token-list");
+    if (!list) return;
+    list.replaceChildren(...tokens.map((token) => {
+      const item = document.createElement("li");
+      item.className = "token-line";
+      item.dataset.token = token.id;
+      const info = document.createElement("div");
+      info.className = "token-info";
+      const label = document.createElement("span");
+      label.className = "token-label";
+      label.textContent = token.label || "Token " + token.id.slice(0, 6);
+      const dates = document.createElement("span");
+      dates.className = "token-dates";
+      dates.textContent = `Made ${when(token.created)} · ${token.last_used ? "last used " + when(token.last_used) : "never used"}`;
+      info.append(label, dates);
+      const revoke = document.createElement("button");
+      revoke.type = "button";
+      revoke.className = "danger";
+      revoke.textContent = "Revoke";
+      revoke.setAttribute("aria-label", `Revoke the token ${label.textContent}`);
+      revoke.addEventListener("click", () => revokeToken(token.id, label.textContent, revoke));
+      item.append(info, revoke);
+      return item;
+    }));
+    $("tokens-empty").hidden = tokens.length > 0;
+  }
+
+  async function loadTokens() {
+    if (!$("token-list")) return;
+    try { showTokens((await Players.api("/api/account/tokens")).tokens); } catch (error) { say(error.message, "error"); }
+  }
+
+  async function revokeToken(id, label, button) {
+    button.disabled = true;
+    try {
+      const answer = await Players.api(`/api/account/tokens/${encodeURIComponent(id)}/revoke`, {});
+      showTokens(answer.tokens);
+      say(`The token ${label} is revoked: it no longer works.`, "good");
+    } catch (error) { button.disabled = false; say(error.message, "error"); }
+  }
+
   on("login-form", (body) => enter("/api/account/login", body));
   on("signup-form", (body) => enter("/api/account", body));
   on("password-form", async (body, form) => {
-    const answer = await Players.api("/api/account/password", body);
+    const everywhere = form.querySelector("input[name=sign_out_everywhere]").checked;
+    const answer = await Players.api("/api/account/password",
+      { password: body.password, new_password: body.new_password, sign_out_everywhere: everywhere });
     Players.csrf = answer.csrf;
+    rekey(answer.seat_key);
     form.reset();
-    say("Your password is changed. Every other session is logged out.", "good");
+    say(everywhere ? "Your password is changed. Every other session is logged out, every API token is revoked and your seats have a new key."
+                   : "Your password is changed. Every other session is logged out.", "good");
+    if (everywhere) loadTokens();
   });
   on("token-form", async (body) => {
     const answer = await Players.api("/api/account/tokens", { name: body.name, password: body.password, label: body.label || undefined });
@@ -43,6 +101,7 @@
     out.textContent = answer.token;
     $("token-form").querySelector("input[name=password]").value = "";
     say("Here is your token. Copy it now: it is not shown again.", "good");
+    loadTokens();
   });
   on("delete-form", async (body) => {
     if (!window.confirm("Delete your account for good?")) return;
@@ -54,4 +113,5 @@
   if (logout) logout.addEventListener("click", async () => {
     try { await Players.logOut(); window.location.assign("/account"); } catch (error) { say(error.message, "error"); }
   });
+  loadTokens();
 })();

@@ -118,11 +118,16 @@ def test_an_unknown_name_costs_an_argon2_verification_too():
     assert verify_or_dummy(None, "a password nobody has: only its verification time matters") is False
 
 
-def test_logging_out_ends_the_session(client):
+def test_logging_out_ends_the_session_and_every_copy_of_its_cookie(app, client):
     answer = sign_up(client)
+    thief = app.test_client()
+    thief.set_cookie(SESSION_COOKIE, client.get_cookie(SESSION_COOKIE).value)
+    assert thief.get("/api/account").json["account"]["name"] == "ann"
     assert client.post("/api/account/logout", headers=csrf(answer)).status_code == 200
     assert client.get("/api/account").json == {"account": None}
     assert client.get("/api/me/games").json["error"] == "login-required"
+    assert thief.get("/api/account").json == {"account": None}
+    assert thief.get("/api/me/games").json["error"] == "login-required"
 
 
 def test_a_cookie_authenticated_write_needs_the_csrf_token(app, client):
@@ -262,19 +267,23 @@ def test_login_and_sign_up_are_rate_limited_per_address(database):
     app.extensions["quadrille.storage"].close()
 
 
-def test_guesses_at_one_name_from_many_addresses_have_a_budget(database):
-    app = create_app({"DATABASE": database, "LOGIN_NAME_RATE": "3 per day", "PROXY_HOPS": 1})
+def test_failed_guesses_at_one_name_from_many_addresses_slow_it_down_without_locking_it(database):
+    """Past the name's budget of failures, each address gets one try per LOGIN_SLOW_RATE: a guesser waits,
+    and the owner with the right password gets in from an address the guesser does not hold."""
+    app = create_app({"DATABASE": database, "LOGIN_NAME_RATE": "3 per day", "LOGIN_SLOW_RATE": "1 per day",
+                      "PROXY_HOPS": 1})
     sign_up(app.test_client())
-    client = app.test_client()  # a guesser: no cookie
-    answers = [client.post("/api/account/login", json={"name": "ANN", "password": "wrong horse"},
-                           headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(4)]
-    assert answers == [401, 401, 401, 429]
-    # the same for a name that does not exist: the budget tells nothing about names
-    answers = [client.post("/api/account/login", json={"name": "nobody", "password": "wrong horse"},
-                           headers={"X-Forwarded-For": f"10.0.1.{i}"}).status_code for i in range(4)]
-    assert answers == [401, 401, 401, 429]
-    assert client.post("/api/account/login", json={"name": "bob", "password": "wrong horse"},
-                       headers={"X-Forwarded-For": "10.0.2.1"}).status_code == 401
+
+    def login(name, password, address):
+        return app.test_client().post("/api/account/login", json={"name": name, "password": password},
+                                      headers={"X-Forwarded-For": address})
+    for name in ("ANN", "nobody"):  # the same for a name that does not exist: the budget tells nothing
+        answers = [login(name, "wrong horse", f"10.0.{len(name)}.{i}").status_code for i in range(4)]
+        assert answers == [401, 401, 401, 401]  # three spend the budget; the fourth is its address's slow try
+        again = login(name, "wrong horse", f"10.0.{len(name)}.3")
+        assert again.status_code == 429 and again.json["error"] == "rate-limited" and again.json["retry_after"] > 0
+    assert login("ann", "correct horse", "10.0.9.9").status_code == 200
+    assert login("bob", "wrong horse", "10.0.2.1").status_code == 401  # other names have their own budget
     app.extensions["quadrille.storage"].close()
 
 

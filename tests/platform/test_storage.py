@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007"]
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0009"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """
@@ -38,11 +38,13 @@ def connect(path) -> sqlite3.Connection:
 
 
 def schema(path) -> list[tuple]:
-    """Every table and index of a SQLite file as SQLite keeps it, but Alembic's own table (names unquoted:
-    a table that Alembic's batch mode rebuilt is named "matches", in quotes)."""
+    """Every table and index of a SQLite file as SQLite keeps it, but Alembic's own table and SQLite's counter
+    of AUTOINCREMENT ids (made by the first such table, 0009's accounts, and never dropped: SQLite refuses)
+    (names unquoted: a table that Alembic's batch mode rebuilt is named "matches", in quotes)."""
     with connect(path) as conn:
         return sorted((kind, name, table, sql and sql.replace('"', "")) for kind, name, table, sql in conn.execute(
-            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE tbl_name != 'alembic_version'"))
+            "SELECT type, name, tbl_name, sql FROM sqlite_master "
+            "WHERE tbl_name NOT IN ('alembic_version', 'sqlite_sequence')"))
 
 
 def rows(path, table: str, columns: str = "*") -> list[tuple]:

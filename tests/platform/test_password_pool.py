@@ -1,0 +1,77 @@
+"""The password pool (quadrille/accounts/password_pool.py): bounded, refusing at once past its queue, and
+Argon2 really leaves the GIL while it hashes (else a thread would not free the event loop). Under gevent and
+eventlet, on a real server: tests/security/test_password_floods.py."""
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from quadrille.accounts.password_pool import for_async_mode
+from quadrille.accounts.passwords import hash_password, verify_or_dummy
+from quadrille.errors import ServiceError
+
+
+def test_past_its_workers_and_queue_the_pool_refuses_at_once():
+    pool = for_async_mode("threading", workers=1, queue=1)
+    release = threading.Event()
+    started = threading.Event()
+
+    def blocking():
+        started.set()
+        release.wait(10)
+        return "done"
+    answers = []
+    callers = [threading.Thread(target=lambda: answers.append(pool.run(blocking))) for _ in range(2)]
+    for caller in callers:
+        caller.start()
+    assert started.wait(5)
+    deadline = time.monotonic() + 5
+    while pool.admitted < 2 and time.monotonic() < deadline:
+        time.sleep(0.001)
+    began = time.perf_counter()
+    with pytest.raises(ServiceError) as refused:
+        pool.run(blocking)
+    assert time.perf_counter() - began < 0.05  # refused without waiting for a worker
+    assert refused.value.status == 429 and refused.value.error == "busy"
+    release.set()
+    for caller in callers:
+        caller.join(10)
+    assert answers == ["done", "done"] and pool.admitted == 0
+    assert pool.run(lambda: 42) == 42  # room again
+
+
+def test_a_job_that_fails_gives_its_place_back():
+    pool = for_async_mode("threading", workers=1, queue=0)
+    with pytest.raises(ZeroDivisionError):
+        pool.run(lambda: 1 / 0)
+    assert pool.admitted == 0 and pool.run(lambda: "ok") == "ok"
+
+
+def test_argon2_leaves_the_gil_while_it_verifies():
+    """While the pool verifies a password, this thread's Python keeps running: the longest pause between its
+    steps is a small part of a verification (holding the GIL would pause it for the whole of one)."""
+    pool = for_async_mode("threading", workers=1, queue=0)
+    stored = hash_password("correct horse")
+    started = time.perf_counter()
+    verify_or_dummy(stored, "wrong horse")
+    one = time.perf_counter() - started
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (pool.run(verify_or_dummy, stored, "wrong horse"), done.set()))
+    worker.start()
+    last, longest = time.perf_counter(), 0.0
+    while not done.is_set():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    worker.join()
+    assert longest < one / 2, (longest, one)
+
+
+def test_the_workers_run_nicer_than_the_server():
+    """So that on a small machine the event loop's thread still gets a core while Argon2 hashes (Linux)."""
+    import os
+    pool = for_async_mode("threading", workers=1, queue=0, nice=10)
+    niceness = pool.run(lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+    assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == os.getpriority(os.PRIO_PROCESS, 0)
