@@ -35,7 +35,7 @@ def test_a_database_of_the_previous_release_is_upgraded_in_place_at_start_up(rel
         before = {table: sorted(conn.execute(f"SELECT * FROM {table}")) for table in ("matches", "seats", "events")}
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0005",)]
     app = create_app({"DATABASE": str(release_copy), "ACCOUNT_RATE": "1000 per minute"})
-    assert app.extensions["quadrille.storage"].applied == ["0006", "0007"]
+    assert app.extensions["quadrille.storage"].applied == ["0006", "0007", "0010"]
     client = app.test_client()
     versions = {m: client.get(f"/api/matches/{m}").json["version"] for m in (TRAILS, TOWERS)}
     assert versions == {TRAILS: 4, TOWERS: 1}
@@ -68,7 +68,7 @@ def test_0006_upgrades_a_0005_database_in_place_on_both_databases(database):
                                                 name="Ann", claimed=now))
     engine.dispose()
     storage = Storage.open(database)
-    assert storage.applied == ["0006", "0007"]
+    assert storage.applied == ["0006", "0007", "0010"]
     assert storage.load_match("m1").seats[0].name == "Ann"
     storage.close()
     engine = make_engine(database_url(database))
@@ -79,5 +79,5 @@ def test_0006_upgrades_a_0005_database_in_place_on_both_databases(database):
         conn.commit()
     engine.dispose()
     storage = Storage.open(database)
-    assert storage.applied == ["0006", "0007"] and storage.load_match("m1") is not None
+    assert storage.applied == ["0006", "0007", "0010"] and storage.load_match("m1") is not None
     storage.close()
