@@ -21,6 +21,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from flask_socketio import SocketIO
+from limits import parse as parse_limit
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
@@ -38,6 +39,7 @@ from .settings import DEFAULTS
 from .accounts import AccountService
 from .challenges import ChallengeService
 from .ratings import RatingService
+from .web import blocks_api, seat_names
 from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
                   sockets)
 from .web.links import public_url
@@ -142,10 +144,13 @@ def create_app(config: dict | None = None) -> Flask:
     # same storage, told of every match event through match_listeners.
     sessions.install(app, storage)
     accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"))
-    ratings = RatingService(storage)
+    ratings = RatingService(storage, pair_limit=config["RATED_GAMES_PER_PAIR"])
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(
-                                      event, payload, to=inbox.room_of(account_id)))
+                                      event, payload, to=inbox.room_of(account_id)),
+                                  budget=per_account_budget(budgets, config["CHALLENGE_RATE"], "challenges"),
+                                  max_incoming=config["CHALLENGES_WAITING_MAX"])
+    service.looks_like_account = seat_names.looks_like_account(storage)  # a guest's seat name (quadrille/names.py)
     match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
     accounts.forgetters.extend([ratings.forget, challenges.forget])
     inbox.register(socketio)
@@ -182,12 +187,20 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(learn.bp)
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
+    app.register_blueprint(blocks_api.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
     assets.install(app)
     register_error_handlers(app)
     return app
+
+
+def per_account_budget(budgets: Budgets, rate: str, scope: str):
+    """`budget(account_id)`: counts one more for the account, False once it has had `rate` (the `limits`
+    notation) lately; on the budgets' own counters (memory, or Redis with several processes)."""
+    limit = parse_limit(rate)
+    return lambda account_id: not budgets.enabled or budgets.limiter.hit(limit, scope, str(account_id))
 
 
 def wants_json() -> bool:

@@ -35,6 +35,7 @@ import icu
 from .errors import bad_request
 
 MAX_SEAT_NAME = 40                                # characters of a seat's name, after normalising
+SEAT_ERROR = "bad-request"                        # a seat name's refusal, as the match API has always said
 ACCOUNT_NAME = re.compile(r"[A-Za-z0-9_-]{2,20}")
 REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 BLANK_LOOKING = frozenset({"\u2800"})             # braille pattern blank: a symbol (So) that draws nothing
@@ -83,24 +84,24 @@ def reserved(name: str) -> bool:
 
 
 def seat_name(value, looks_like_account: Callable[[str], bool] | None = None, what: str = "player name") -> str | None:
-    """A seat's player name as a guest typed it, normalised; None when none was given. 400 `bad-name` when it
+    """A seat's player name as a guest typed it, normalised; None when none was given. 400 `bad-request` (as every malformed field of a match request) when it
     is not text, too long, has an invisible or control character, is one of the site's words, or
     (`looks_like_account(key)` true) looks like an account's name."""
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise bad_request(f"The {what} must be text.", "bad-name")
+        raise bad_request(f"The {what} must be text.", SEAT_ERROR)
     name = normalise(value)
     if not name or len(name) > MAX_SEAT_NAME:
-        raise bad_request(f"The {what} must be 1 to {MAX_SEAT_NAME} characters.", "bad-name")
+        raise bad_request(f"The {what} must be 1 to {MAX_SEAT_NAME} characters.", SEAT_ERROR)
     if any(invisible(char) for char in name):
         raise bad_request(f"The {what} has an invisible or control character; type letters, digits and "
-                          "punctuation only.", "bad-name")
+                          "punctuation only.", SEAT_ERROR)
     if reserved(name):
-        raise bad_request(f"{name!r} is a word the site uses itself; choose another {what}.", "bad-name")
+        raise bad_request(f"{name!r} is a word the site uses itself; choose another {what}.", SEAT_ERROR)
     if looks_like_account is not None and looks_like_account(key(name)):
         raise bad_request(f"{name!r} is, or looks like, the name of a player with an account; choose another "
-                          f"{what} (or log in, if it is yours).", "bad-name")
+                          f"{what} (or log in, if it is yours).", SEAT_ERROR)
     return name
 
 
