@@ -12,8 +12,9 @@ column, so that no two accounts can look alike.
   in the right-to-left marks and overrides and the zero-width characters), every default-ignorable code point
   (the Hangul fillers U+115F, U+1160, U+3164, U+FFA0 among them) and the braille blank U+2800 are refused,
   not removed: a name that needs them to look like something is not wanted.
-- **The site's own words are reserved**: "Computer", "deleted player", "Player 2" and the like are what the
-  pages write themselves, so a person may not take them (nor a look-alike of them).
+- **The site's own words are reserved**: "Computer", "deleted player", "admin" and the like are what the
+  pages write themselves or what a person would take for the site's, so nobody may take them (nor a
+  look-alike of them).
 - **Look-alikes**: `key(name)` is Unicode's confusable skeleton (UTS #39, ICU's SpoofChecker), case folded
   and skeletoned again, so that `ann`, `Ann`, `аnn` (Cyrillic a) and `ANN` share a key, and so do `annl`,
   `ann1` and `annI`, or `m` and `rn`. Two names with one key look alike.
@@ -59,8 +60,9 @@ def key(name: str) -> str:
 
 
 def _reserved_keys() -> frozenset:
-    words = list(RESERVED) + [f"Player {n}" for n in range(1, 100)] + [f"Computer {n}" for n in range(1, 10)]
-    words += [f"Computer ({n})" for n in range(1, 10)]
+    # ("Player 2" is not among them: it is what a seat is called until its player names it, and typing it
+    # names nobody else.)
+    words = list(RESERVED) + [f"Computer {n}" for n in range(1, 10)] + [f"Computer ({n})" for n in range(1, 10)]
     return frozenset(key(word) for word in words)
 
 

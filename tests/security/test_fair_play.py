@@ -237,7 +237,6 @@ POSERS = {
     "bob\u200f": "a right-to-left mark",
     "Computer": "the site's word for the computer",
     "deleted player": "the site's words for a deleted account",
-    "Player 2": "a seat's default name",
     "Cоmputer": "a look-alike of the site's word",
 }
 
