@@ -222,6 +222,9 @@ def test_a_blocked_account_is_only_told_its_challenge_was_not_accepted(target):
     assert quiet.post("/api/account/blocks/remove", {"name": "pest"}).json()["blocks"] == []
     assert pest.challenge("quiet").status_code == 201
     assert requests.post(f"{target.url}/api/account/blocks", json={"name": "pest"}).json()["error"] == "login-required"
+    quiet.post("/api/account/blocks", {"name": "pest"})
+    assert pest.post("/api/account/delete", {"password": "correct horse"}).status_code == 200
+    assert quiet.get("/api/account/blocks")["blocks"] == []  # a deleted account's blocks go with it
 
 
 # -- impersonation -------------------------------------------------------------------------------------------
