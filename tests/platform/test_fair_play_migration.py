@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import insert, select, text
+from sqlalchemy import select, text
 
 from quadrille import create_app
 from quadrille.infra import migrate
