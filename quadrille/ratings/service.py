@@ -67,8 +67,8 @@ class RatingService:
         nonstandard = game.nonstandard(options)
         if nonstandard:
             named = ", ".join(repr(name) for name in nonstandard)
-            raise bad_request(f"Rated games start from the standard position: the option {named} is for imported "
-                              f"games only. Make the challenge unrated, or leave {named} out.", "bad-rated")
+            raise bad_request(f"Rated games start from the standard position: the option {named} sets another start "
+                              f"(an imported game's). Make the challenge unrated, or leave {named} out.", "bad-rated")
         if len(accounts) == 2:
             with self.reading() as conn:
                 played = self._pair_games(conn, accounts[0], accounts[1], game.name)
