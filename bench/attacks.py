@@ -50,6 +50,34 @@ def recent(url, address):
     return {"ms_per_call": round(1000 * (time.perf_counter() - started) / 50, 2)}
 
 
+def farm_ratings(url, address):
+    """Finding 9: three alt accounts challenge a farmer to rated Trails games and resign at move 0, 24 times
+    (API tokens, one address; sign-ups from the same address fit ACCOUNT_RATE)."""
+    tokens = {}
+    for name in ("farmer", "alt0", "alt1", "alt2"):
+        request(url, "POST", "/api/account", {"name": name, "password": "farm password"}, address=address)
+        tokens[name] = request(url, "POST", "/api/account/tokens", {"name": name, "password": "farm password"},
+                               address=address)[2]["token"]
+    keys = {name: request(url, "GET", "/api/account", address=address,
+                          headers={"Authorization": f"Bearer {token}"})[2]["seat_key"] for name, token in tokens.items()}
+    started, refused = time.perf_counter(), 0
+    for game in range(24):
+        alt = f"alt{game % 3}"
+        status, _, made = request(url, "POST", "/api/challenges", {"to": "farmer", "game": "trails", "rated": True,
+                                                                   "first": "challenger"},
+                                  address=address, headers={"Authorization": f"Bearer {tokens[alt]}"})
+        if status != 201:
+            refused += 1
+            continue
+        match = request(url, "POST", f"/api/challenges/{made['challenge']}/accept", {}, address=address,
+                        headers={"Authorization": f"Bearer {tokens['farmer']}"})[2]["match"]
+        request(url, "POST", f"/api/matches/{match}/resign", {}, address=address,
+                headers={"Authorization": f"Bearer {keys[alt]}"})
+    ratings = request(url, "GET", "/api/players/farmer", address=address)[2]["ratings"]
+    return {"farmer_trails_rating": ratings.get("trails", {}).get("rating", "unrated"), "refused": refused,
+            "seconds": round(time.perf_counter() - started, 2)}
+
+
 def attacks(url):
     match = request(url, "POST", "/api/matches", {"game": "trails"}, address=SETUP)[2]["match"]
     demo = request(url, "POST", "/api/matches", {"game": "towers", "mode": "ai", "ai": {"seats": [1, 2]}},
@@ -62,6 +90,7 @@ def attacks(url):
     yield "1,500 connections", open_many, (url, "127.0.0.6", 1500)
     yield "500 deeply nested packets", flood, (url, "127.0.0.7", ["42" + "[" * 3000] * 500)
     yield "recent list, 50 calls", recent, (url, "127.0.0.8")
+    yield "24 rated games resigned at move 0 by 3 alts", farm_ratings, (url, "127.0.0.10")
 
 
 def main() -> None:

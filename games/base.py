@@ -49,6 +49,12 @@ class Option:
     choices: tuple | None = None
     help: str = ""
     form: tuple | None = None  # the (lo, hi) the new-game form offers, when narrower than the engine's range
+    # Set away from its default, the option makes the game start from another position than the standard one
+    # of its size (an imported game's own setup): a rated game leaves it at its default.
+    changes_start: bool = False
+    # Only imports set the option (the new-game form never shows it): a challenge's invitee would see it only
+    # as text, so a rated game leaves it at its default.
+    import_only: bool = False
 
     def accepted(self) -> str:
         if self.kind == "int":
@@ -89,6 +95,9 @@ class Option:
             d["choices"] = list(self.choices)
         if self.form is not None:
             d["form"] = list(self.form)
+        for flag in ("changes_start", "import_only"):
+            if getattr(self, flag):
+                d[flag] = True
         return d
 
 
@@ -193,6 +202,14 @@ class Game:
         count = opts.get("players", self.seats[1] or self.seats[0])
         named = list(self.names(opts)) if self.names else []
         return [named[i] if i < len(named) else f"Player {i + 1}" for i in range(count)]
+
+    def nonstandard(self, options: dict | None) -> list[str]:
+        """The options set away from their default that change the starting position or that only imports set
+        (`Option.changes_start`, `Option.import_only`): a game with any of them does not start from the
+        standard position a new game of the form has, so it is not rated. ValueError for bad options."""
+        opts = self.normalise(options)
+        return [name for name, option in self.options.items()
+                if (option.changes_start or option.import_only) and opts[name] != option.default]
 
     def warnings(self, options: dict | None) -> list[str]:
         opts = self.normalise(options)

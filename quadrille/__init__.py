@@ -21,6 +21,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
 from flask_socketio import SocketIO
+from limits import parse as parse_limit
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
 
@@ -38,6 +39,7 @@ from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
 from .ratings import RatingService
+from .web import blocks_api, seat_names
 from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
                   sockets)
 from .web import refusal_log
@@ -146,10 +148,13 @@ def create_app(config: dict | None = None) -> Flask:
                               hashing=password_pool.for_async_mode(config["ASYNC_MODE"], config["PASSWORD_WORKERS"],
                                                                    config["PASSWORD_QUEUE"], config["PASSWORD_NICE"]),
                               session_lifetime=app.permanent_session_lifetime.total_seconds(), pause=sleep)
-    ratings = RatingService(storage)
+    ratings = RatingService(storage, pair_limit=config["RATED_GAMES_PER_PAIR"])
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(
-                                      event, payload, to=inbox.room_of(account_id)))
+                                      event, payload, to=inbox.room_of(account_id)),
+                                  budget=per_account_budget(budgets, config["CHALLENGE_RATE"], "challenges"),
+                                  max_incoming=config["CHALLENGES_WAITING_MAX"])
+    service.looks_like_account = seat_names.looks_like_account(storage)  # a guest's seat name (quadrille/names.py)
     match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
     accounts.forgetters.extend([ratings.forget, challenges.forget])
     inbox.register(socketio)
@@ -186,6 +191,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(learn.bp)
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
+    app.register_blueprint(blocks_api.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
@@ -194,6 +200,13 @@ def create_app(config: dict | None = None) -> Flask:
     # 429s and CSRF refusals counted and summed up once a minute, not logged one line each (web/refusal_log.py).
     app.extensions["quadrille.backends"].append(refusal_log.install(app, spawn, sleep))
     return app
+
+
+def per_account_budget(budgets: Budgets, rate: str, scope: str):
+    """`budget(account_id)`: counts one more for the account, False once it has had `rate` (the `limits`
+    notation) lately; on the budgets' own counters (memory, or Redis with several processes)."""
+    limit = parse_limit(rate)
+    return lambda account_id: not budgets.enabled or budgets.limiter.hit(limit, scope, str(account_id))
 
 
 def wants_json() -> bool:

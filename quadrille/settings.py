@@ -99,6 +99,15 @@ DEFAULTS = {
     # Refusals (429, CSRF) are counted and logged as one summary line every this many seconds while they come,
     # never one line each (an attack's thousands drowned the log; web/refusal_log.py).
     "REFUSAL_LOG_INTERVAL": 60.0,
+    # -- fair play between players (issue 22) ---------------------------------------------------------------
+    # Challenges one account may make (each reaches the players challenged at once, so a burst of made and
+    # cancelled challenges floods their pages), and challenges that may wait for one player's answer.
+    "CHALLENGE_RATE": "30 per 10 minutes",
+    "CHALLENGES_WAITING_MAX": 30,
+    # Rated games of one game between the same two accounts in the last 24 hours; past it they are played
+    # unrated (ratings/service.py: a newcomer's first games move a Glicko-2 rating most, and one opponent's
+    # tenth game of the day is no fresh evidence).
+    "RATED_GAMES_PER_PAIR": 3,
     # The site's secret for signing session cookies; empty: a random one kept in the database (site_keys),
     # shared by the site's processes and kept over restarts.
     "SECRET_KEY": "",

@@ -59,7 +59,7 @@ OPTIONS = {
                                  help="end the game as soon as a side has no pieces on the lattice"),
     "color_b": Option("blue", "choice", choices=tuple(COLORS), help="colour of B (seat 1, bottom)"),
     "color_t": Option("red", "choice", choices=tuple(COLORS), help="colour of T (seat 2, top)"),
-    "start": StartOption("", "text",
+    "start": StartOption("", "text", changes_start=True, import_only=True,
                          help="start position of an imported .ltc game (empty = the standard setup)"),
 }
 

@@ -96,9 +96,8 @@ class AccountService:
     # -- names and passwords ------------------------------------------------------------------------
     @staticmethod
     def check_name(name) -> str:
-        if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise bad_request("A user name has 2 to 20 characters: letters, digits, - and _.", "bad-name")
-        return name
+        from ..names import account_name  # the one place for the rules of names (quadrille/names.py)
+        return account_name(name)
 
     @staticmethod
     def check_password(password, what: str = "password") -> str:

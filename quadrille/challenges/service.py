@@ -9,6 +9,13 @@ POST /api/matches would take it (the match service's own `clock` argument, where
 
 Status: pending → accepted | declined | cancelled, each change a conditional UPDATE, so two answers racing
 (accept and cancel, say) leave one winner and the other a clear `challenge-closed`.
+
+What one account may ask of others (issue 22: one account made and cancelled 150 challenges in 3.1 s, 300
+events on its victim's page): each account makes at most CHALLENGE_RATE challenges (`budget`, counted where
+the other budgets are, so across processes), at most MAX_PENDING of them waiting at once; a player has at
+most `max_incoming` challenges waiting for their answer (CHALLENGES_WAITING_MAX); and a player may block an
+account (blocks.py), whose challenges are then refused as "not accepted", nothing more. A rated challenge is
+checked by the ratings (`RatingService.check_rated`): the standard start, and the pair's rated games of the day.
 """
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ import games
 from ..errors import ServiceError, bad_request
 from ..infra.player_tables import challenge_invitees_table, challenges_table
 from ..matches import MatchService
+from .blocks import Blocks
 
 FIRSTS = ("random", "challenger", "opponent")
 MAX_PENDING = 20          # pending challenges an account may have out at once
@@ -39,16 +47,27 @@ def closed(status: str) -> ServiceError:
     return ServiceError(409, "challenge-closed", f"This challenge was {status}; it cannot be answered now.")
 
 
+def not_accepted() -> ServiceError:
+    # A blocked challenger learns nothing more than this: not that it is blocked, nor by whom.
+    return ServiceError(403, "not-accepted", "Your challenge was not accepted.")
+
+
 class ChallengeService:
     def __init__(self, storage, matches: MatchService, accounts, ratings,
-                 notify: Callable[[int, str, dict], None] | None = None):
-        """`notify(account_id, event, payload)`: tells a player's open pages (Socket.IO) at once."""
+                 notify: Callable[[int, str, dict], None] | None = None,
+                 budget: Callable[[int], bool] | None = None, max_incoming: int = 30):
+        """`notify(account_id, event, payload)`: tells a player's open pages (Socket.IO) at once.
+        `budget(account_id)`: counts a challenge the account makes, False when it has made too many lately
+        (CHALLENGE_RATE); `max_incoming`: challenges waiting for one player's answer (CHALLENGES_WAITING_MAX)."""
         self.engine = storage.engine
         self.reading = storage.reading  # a connection for reads only
         self.matches = matches
         self.accounts = accounts
         self.ratings = ratings
         self.notify = notify or (lambda account_id, event, payload: None)
+        self.budget = budget or (lambda account_id: True)
+        self.max_incoming = max_incoming
+        self.blocks = Blocks(storage, accounts)
 
     # -- making one -------------------------------------------------------------------------------
     def create(self, challenger, to, game_name, options=None, rated=False, clock=None, first="random") -> dict:
@@ -83,7 +102,12 @@ class ChallengeService:
             raise bad_request("Games of more than two players are not rated.", "bad-rated")
         if first not in FIRSTS:
             raise bad_request("first must be one of: " + ", ".join(FIRSTS) + ".", "bad-first")
+        if rated:
+            self.ratings.check_rated(game, options, [challenger.id, invitees[0].id])
         clock_text = self._clock(clock)
+        if not self.budget(challenger.id):
+            raise ServiceError(429, "rate-limited", "You have made many challenges in a short time; wait a few "
+                                                    "minutes before the next one.")
         now = time.time()
         challenge_id = secrets.token_urlsafe(6)
         with self.engine.begin() as conn:
@@ -92,6 +116,8 @@ class ChallengeService:
             if pending >= MAX_PENDING:
                 raise ServiceError(429, "too-many-challenges",
                                    f"You have {pending} challenges waiting for an answer; cancel some first.")
+            for account in invitees:
+                self._check_reachable(conn, challenger, account)
             conn.execute(insert(challenges_table).values(
                 id=challenge_id, challenger=challenger.id, game=game.name, options=json.dumps(options),
                 clock=clock_text, rated=rated, first=first, status="pending", match_id=None, created=now,
@@ -103,6 +129,19 @@ class ChallengeService:
         for account in invitees:
             self.notify(account.id, "challenge", found)
         return found
+
+    def _check_reachable(self, conn, challenger, account) -> None:
+        """The player may be challenged by this account now: they do not block it (a refusal in the words of
+        any refusal), and fewer than `max_incoming` challenges wait for their answer."""
+        if self.blocks.blocks(conn, account.id, challenger.id):
+            raise not_accepted()
+        waiting = conn.execute(select(func.count()).select_from(challenge_invitees_table).join(
+            challenges_table, challenges_table.c.id == challenge_invitees_table.c.challenge_id).where(
+            challenge_invitees_table.c.account_id == account.id, challenge_invitees_table.c.status == "pending",
+            challenges_table.c.status == "pending")).scalar_one()
+        if waiting >= self.max_incoming:
+            raise ServiceError(429, "too-many-challenges", f"{account.name} has {waiting} challenges waiting for "
+                                                           "an answer, the most they can have; try again later.")
 
     def _clock(self, clock) -> str | None:
         """The time control, checked now by the clocks' one check (bad-clock), kept as sent and given to the
@@ -270,7 +309,7 @@ class ChallengeService:
         for seat, account_id in seats.items():
             self.accounts.record_seats(account_id, match_id, [seat])
         if row.rated and len(seats) == 2:
-            self.ratings.register(match_id, game.name, seats)
+            self.ratings.register(match_id, game.name, seats, options)
         return match_id
 
     def decline(self, account, challenge_id) -> dict:
@@ -305,10 +344,13 @@ class ChallengeService:
     # -- a deleted account ------------------------------------------------------------------------
     def forget(self, conn, account_id: int) -> None:
         """A deleted account's pending challenges, in the deletion's transaction: those it made are cancelled,
-        and it declines those it was invited to (as `decline` does, without telling anyone)."""
-        conn.execute(update(challenges_table).where(challenges_table.c.challenger == account_id,
-                                                    challenges_table.c.status == "pending")
+        and it declines those it was invited to (as `decline` does, without telling anyone); its blocks go."""
+        made = list(conn.execute(select(challenges_table.c.id).where(
+            challenges_table.c.challenger == account_id, challenges_table.c.status == "pending")).scalars())
+        conn.execute(update(challenges_table).where(challenges_table.c.id.in_(made))
                      .values(status="cancelled", updated=time.time()))
+        self._close_answers(conn, made)
+        self.blocks.forget(conn, account_id)
         waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
             challenge_invitees_table.c.account_id == account_id,
             challenge_invitees_table.c.status == "pending")).scalars())
@@ -329,9 +371,42 @@ class ChallengeService:
                                 .values(status="cancelled", updated=time.time()))
             if done.rowcount != 1:
                 raise closed(row.status)
+            self._close_answers(conn, [row.id])
             invitees = [r.account_id for r in conn.execute(select(challenge_invitees_table.c.account_id).where(
                 challenge_invitees_table.c.challenge_id == row.id))]
         found = self.get(row.id)
         for account_id in invitees:
             self.notify(account_id, "challenge", found)
         return found
+
+    @staticmethod
+    def _close_answers(conn, challenge_ids: list[str]) -> None:
+        """The answers still awaited for cancelled challenges are closed too (status cancelled), so that a
+        player's waiting challenges are only those still open (the cap on them counts these rows)."""
+        if challenge_ids:
+            conn.execute(update(challenge_invitees_table).where(
+                challenge_invitees_table.c.challenge_id.in_(challenge_ids),
+                challenge_invitees_table.c.status == "pending").values(status="cancelled"))
+
+    # -- blocks -----------------------------------------------------------------------------------
+    def block(self, account, name) -> list[dict]:
+        """Block a player: their challenges are refused from now on, and those waiting for this account's
+        answer are declined (they hear "declined", as for any decline). The blocks, as `blocks.listing`."""
+        with self.engine.begin() as conn:
+            other = self.blocks.block(conn, account, name)
+            waiting = list(conn.execute(select(challenges_table.c.id).join(
+                challenge_invitees_table, challenge_invitees_table.c.challenge_id == challenges_table.c.id).where(
+                challenges_table.c.challenger == other.id, challenges_table.c.status == "pending",
+                challenge_invitees_table.c.account_id == account.id,
+                challenge_invitees_table.c.status == "pending")).scalars())
+            for challenge_id in waiting:
+                if self._declined_by(conn, challenge_id, account.id):
+                    conn.execute(update(challenges_table).where(challenges_table.c.id == challenge_id)
+                                 .values(updated=time.time()))
+        for challenge_id in waiting:
+            self.notify(other.id, "challenge", self.get(challenge_id))
+        return self.blocks.listing(account)
+
+    def unblock(self, account, name) -> list[dict]:
+        self.blocks.unblock(account, name)
+        return self.blocks.listing(account)

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, false
 
+from ..names import key as name_key_of
 from .storage import metadata
+
+
+def _look_alike_key(context) -> str:
+    """An account's `name_skeleton`, filled in from its name when a row is inserted (quadrille/names.py)."""
+    return name_key_of(context.get_current_parameters()["name"])
+
 
 accounts_table = Table(
     "accounts", metadata,
@@ -22,6 +29,10 @@ accounts_table = Table(
     Column("password_hash", String(200), nullable=False),         # Argon2id, argon2-cffi's encoded string
     Column("seat_salt", String(64), nullable=False),              # the account's seat key is derived from it
     Column("created", Float, nullable=False),
+    # names.key(name), unique (migration 0010): no two accounts' names look alike (ann, Ann, аnn, annI, ann1);
+    # a guest's seat name is checked against it too
+    Column("name_skeleton", String(80), nullable=False, default=_look_alike_key),
+    Index("ix_accounts_name_skeleton", "name_skeleton", unique=True),
     sqlite_autoincrement=True,                                    # ids of deleted accounts are never reused
 )
 
@@ -96,6 +107,8 @@ rating_history_table = Table(
     Column("at", Float, nullable=False),
     Column("rating", Float, nullable=False),
     Column("rd", Float, nullable=False),
+    # a pair's rated games of a game in the last day (ratings/service.py): one account's recent rows (0010)
+    Index("ix_rating_history_recent", "account_id", "game", "at"),
 )
 
 rated_matches_table = Table(
@@ -104,10 +117,24 @@ rated_matches_table = Table(
     Column("game", String(32), nullable=False),
     Column("players", Text, nullable=False),                      # JSON {seat: account id}
     Column("applied", Boolean, nullable=False, server_default=false()),  # set once, by the first to rate it
+    # what its end did to the ratings (migration 0010): null while it is played (or ended before 0010), then
+    # rated | aborted | early (it ended before every player had moved) | limit (past the pair's rated games
+    # of the day): quadrille/ratings/service.py
+    Column("verdict", String(16)),
 )
 
 site_keys_table = Table(
     "site_keys", metadata,
     Column("name", String(32), primary_key=True),
     Column("value", Text, nullable=False),
+)
+
+
+# -- blocks (migration 0010): a player refuses another's challenges (quadrille/challenges/blocks.py) ----------
+blocks_table = Table(
+    "blocks", metadata,
+    Column("account_id", Integer, primary_key=True),              # who blocks
+    Column("blocked_id", Integer, primary_key=True),              # whom
+    Column("created", Float, nullable=False),
+    Index("ix_blocks_blocked", "blocked_id"),                     # an account deleted: the rows that name it
 )

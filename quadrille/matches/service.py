@@ -25,7 +25,8 @@ from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
-from . import invites
+from .. import names
+from . import holders, invites
 from .offers import Offers, Situation
 from .cache import MatchCache
 from .timeouts import DisconnectTimeouts
@@ -63,6 +64,7 @@ class Match:
     revision: int = 0                               # storage's count of writes to the match, as this copy knows it
     clock: ClockState | None = None                 # its clocks, if it has a time control (quadrille/clocks/)
     announced: int = -1                             # the last version this process broadcast (or created)
+    accounts: set = field(default_factory=set)      # the seats accounts hold (holders.py), marked in the STATE
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -181,6 +183,8 @@ class MatchService:
         self._cache = cache if cache is not None else MatchCache()
         self._cache_lock = threading.Lock()
         self._name_lock = threading.Lock()
+        # Whether a guest's seat name looks like an account's (names.py): the factory's, on the accounts' table
+        self.looks_like_account: Callable[[str], bool] | None = None
 
     # -- loading --------------------------------------------------------------
     def _get(self, match_id, check: bool = True) -> Match:
@@ -225,6 +229,7 @@ class MatchService:
                         match.row.events.append(event)
                     if match.revision < 0 or revision - match.revision != len(events):
                         match.row.seats = [s for s in self.storage.seats(match.id) if s.seat <= match.board.players]
+                        match.accounts = holders.load(self.storage, match.id)
                     match.paused, match.revision = paused, revision
                     if not begun and match.begun():
                         match.began_at = self._began(match.row)
@@ -253,7 +258,8 @@ class MatchService:
                       waits_for_seats=_waits_for_seats(game, row.mode), began_at=self._began(row),
                       computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()},
                       paused=row.paused, revision=row.revision,
-                      clock=self.clocks.new_state(row.meta.get("clock"), len(row.seats)))
+                      clock=self.clocks.new_state(row.meta.get("clock"), len(row.seats)),
+                      accounts=holders.load(self.storage, row.id))
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
@@ -456,7 +462,8 @@ class MatchService:
     def _seat_entry(match: Match, s: SeatRow) -> dict:
         if s.seat in match.computer:
             return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
-        return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human"}
+        return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human",
+                "account": s.seat in match.accounts}
 
     def state_and_seats(self, match_id, token) -> tuple[dict, list[int]]:
         """The STATE and the seats a token holds in it, from one look at the match (a list of games)."""
@@ -542,7 +549,8 @@ class MatchService:
             board = game.new(**self._within_form(game, options or {}))
         except ValueError as exc:
             raise bad_request(str(exc), "bad-options")
-        player = _clean_name(player, "player name")
+        by_account = token is not None  # only an account's seat key is given here (holders.py)
+        player = names.seat_name(player, None if by_account else self.looks_like_account)
         name = _clean_name(name, "match name")
         computer = self._computer_seats(game.name, ai, board.players) if mode == "ai" else {}
         held = self._creator_seats(seats, board.players, mode, computer)
@@ -569,6 +577,8 @@ class MatchService:
                              visibility=visibility, invite_hash=invite_hash,
                              clock=control.to_dict() if control else None)
         mine = [s for s in held if s not in computer]
+        if by_account:
+            match.accounts.update(mine)
         self.presence.seen(match.id, mine)  # creating a match is its creator's first act there
         created = {"match": match.id, "seat": mine[0] if mine else None, "seats": mine, "token": token,
                    "created": True, "visibility": visibility}
@@ -685,7 +695,7 @@ class MatchService:
         """`trusted`: the caller proved its right to a seat another way (by-name play: the shared name)."""
         match = self._get(match_id)
         seat = _int(seat, "seat")
-        player = _clean_name(player, "player name")
+        player = names.seat_name(player, None if token else self.looks_like_account)
         with match.lock:
             if match.started and _needs_start(games.get(match.row.game), match.row.mode):
                 raise ServiceError(409, "no-free-seat", "This match has started; you can watch it.")
@@ -700,7 +710,7 @@ class MatchService:
             if not trusted:
                 invites.check_claim(match.row.visibility, match.row.meta, invite)
             waiting = not match.begun()
-            token, now = token or new_token(), time.time()
+            trusted_token, token, now = token is not None, token or new_token(), time.time()
             target = free[0]
             name = player or f"Player {target.seat}"
             if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
@@ -708,6 +718,8 @@ class MatchService:
                 raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
             match.revision += 1
             target.token_hash, target.name, target.claimed = hash_token(token), name, now
+            if trusted_token:
+                match.accounts.add(target.seat)
             self.presence.seen(match.id, [target.seat])
             if waiting and match.begun():
                 match.began_at = self.clock()  # the away countdown of a player who left the waiting room
@@ -757,6 +769,7 @@ class MatchService:
                     self.storage.update_seat(match.id, moved)
                     match.revision += 1
                     row.token_hash, row.name = moved.token_hash, moved.name
+            holders.handed(match.accounts, seats, new_token_)
             self.listener(match.id, "state", self._state(match))
         return seats
 
@@ -1106,8 +1119,10 @@ class MatchService:
                                 token_hash=s.token_hash, name=s.name, claimed=s.claimed)
                         for s in match.row.seats), key=lambda s: s.seat)
         board = game.new(**match.row.options)
-        return self._insert(game, board, mode, None, seats, computer, started=True, owner=owner,
-                            visibility=match.row.visibility, clock=match.row.meta.get("clock"))
+        new = self._insert(game, board, mode, None, seats, computer, started=True, owner=owner,
+                           visibility=match.row.visibility, clock=match.row.meta.get("clock"))
+        new.accounts = {turning[seat - 1] for seat in match.accounts}  # the same tokens hold them
+        return new
 
     # -- offers during the game, aborting, and the disconnect timeout ----------------------------------
     def _situation(self, match: Match) -> Situation:

@@ -9,6 +9,25 @@ nothing twice. An aborted game rates nothing.
 Gamma with more than two players is not rated: Glicko-2 rates pairs, and splitting a game of several players
 into pairs counts one game as many, with outcomes that depend on each other (a kingmaker decides who wins
 between two others); no multi-player rule is as sound and as simple to explain. Challenges refuse it.
+
+What cannot be farmed (issue 22: three alt accounts resigned at move 0, 24 times in 1.4 s: 1500 -> 2013):
+
+- **A game that ends before every player has moved is not rated**, whatever ended it (a resignation, a timeout
+  claim, a flag): lichess rates no game of fewer than two plies (it aborts it). The match keeps its result as
+  played; only its rating is treated as an aborted game's. Its verdict is `early`.
+- **Rated games start from the standard position**: an option the engine marks as changing the start or as
+  set only by imports (`Game.nonstandard`, e.g. Lattice's `start`) is refused in a rated challenge
+  (`check_rated`), and a match with one is never registered.
+- **A pair's rated games of a game count `pair_limit` a day** (RATED_GAMES_PER_PAIR, the last 24 hours, in
+  `rating_history`): past it, a game between the same two accounts is played unrated (verdict `limit`), and a
+  rated challenge says so at once (`rated-limit`). Glicko-2 treats each result as fresh evidence against an
+  opponent of known strength; one opponent's tenth game of the day is not that, and a newcomer's first games
+  move its rating most (a deviation of 350), so a few a day is where the evidence stops being new. Lichess
+  instead watches for farming (short games between related new accounts, a bot's repeated line are not
+  rated); a cap per pair is the rule that needs no guess about who is related.
+
+Each rated match's `verdict` (rated | aborted | early | limit) says what its end did; `rated()` lists those
+that count (or are still being played).
 """
 from __future__ import annotations
 
@@ -16,39 +35,86 @@ import json
 import logging
 import time
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 
+import games
+
+from ..errors import ServiceError, bad_request
 from ..infra.player_tables import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
 from .glicko2 import Rating, rate
 
 log = logging.getLogger("quadrille.ratings")
 TAU = 0.75  # lichess's
 PROVISIONAL_RD = 110  # lichess shows a rating with a "?" above this deviation
+DAY = 86_400.0
+COUNTING = ("rated",)  # verdicts that count against a pair's rated games of the day
 
 
 class RatingService:
-    def __init__(self, storage):
+    def __init__(self, storage, pair_limit: int = 3, clock=time.time):
+        """`pair_limit`: rated games of one game between the same two accounts in the last 24 hours (the
+        RATED_GAMES_PER_PAIR setting); `clock`: wall-clock seconds (tests drive it)."""
         self.engine = storage.engine
         self.reading = storage.reading  # a connection for reads only
+        self.pair_limit = pair_limit
+        self.clock = clock
+
+    # -- what may be rated ----------------------------------------------------------------------------
+    def check_rated(self, game: games.Game, options: dict, accounts: list[int]) -> None:
+        """A rated game between these accounts with these (normalised) options may be offered, or a clear
+        error: 400 `bad-rated` when an option changes the start or is set only by imports, 409 `rated-limit`
+        when the pair has played its rated games of the day."""
+        nonstandard = game.nonstandard(options)
+        if nonstandard:
+            named = ", ".join(repr(name) for name in nonstandard)
+            raise bad_request(f"Rated games start from the standard position: the option {named} sets another start "
+                              f"(an imported game's). Make the challenge unrated, or leave {named} out.", "bad-rated")
+        if len(accounts) == 2:
+            with self.reading() as conn:
+                played = self._pair_games(conn, accounts[0], accounts[1], game.name)
+            if played >= self.pair_limit:
+                raise ServiceError(409, "rated-limit",
+                                   f"You have played {played} rated games of {game.title} with this player in the "
+                                   f"last 24 hours, the most that count: make this one unrated, or play it "
+                                   "rated tomorrow.")
+
+    def _pair_games(self, conn, a: int, b: int, game: str) -> int:
+        """Rated games of `game` between accounts a and b in the last day: a's recent rows of that game
+        (ix_rating_history_recent) that b's history shares (its primary key)."""
+        theirs = rating_history_table.alias("theirs")
+        return conn.execute(select(func.count()).select_from(rating_history_table).join(theirs, and_(
+            theirs.c.account_id == b, theirs.c.game == game,
+            theirs.c.match_id == rating_history_table.c.match_id)).where(
+            rating_history_table.c.account_id == a, rating_history_table.c.game == game,
+            rating_history_table.c.at > self.clock() - DAY)).scalar_one()
 
     def forget(self, conn, account_id: int) -> None:
         """A deleted account's ratings go (in the deletion's transaction); the games it played stay rated."""
         conn.execute(delete(ratings_table).where(ratings_table.c.account_id == account_id))
 
-    def register(self, match_id: str, game: str, players: dict[int, int]) -> None:
-        """A rated match between two accounts: players is {seat: account id}."""
+    def register(self, match_id: str, game: str, players: dict[int, int], options: dict | None = None) -> bool:
+        """A rated match between two accounts: players is {seat: account id}. A match whose `options` leave
+        the standard start is not registered (the challenge refused it already); False then."""
+        if options is not None and games.get(game).nonstandard(options):
+            log.warning("match %s not rated: it does not start from the standard position", match_id)
+            return False
         with self.engine.begin() as conn:
             conn.execute(insert(rated_matches_table).values(
                 match_id=match_id, game=game, players=json.dumps({str(k): v for k, v in players.items()}),
                 applied=False))
+        return True
 
     def rated(self, match_ids) -> set[str]:
+        """The matches among these that are rated: registered, and rated or still being played (not aborted,
+        not ended before every player moved, not past the pair's limit)."""
         match_ids = list(match_ids)
         if not match_ids:
             return set()
         with self.reading() as conn:
             return set(conn.execute(select(rated_matches_table.c.match_id)
-                                    .where(rated_matches_table.c.match_id.in_(match_ids))).scalars())
+                                    .where(rated_matches_table.c.match_id.in_(match_ids),
+                                           or_(rated_matches_table.c.verdict.is_(None),
+                                               rated_matches_table.c.verdict.in_(COUNTING)))).scalars())
 
     # -- the listener ---------------------------------------------------------------------------------
     def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
@@ -58,7 +124,7 @@ class RatingService:
         outcome = payload.get("outcome") if event == "state" else None
         if not outcome:
             return
-        self.apply(match_id, outcome)
+        self.apply(match_id, outcome, payload.get("movers") or [])
 
     def _rematch(self, old: str, new: str, turned: list[int]) -> None:
         """A rematch of a rated match is rated too, each account in the seat its old one turned into (`turned`:
@@ -70,28 +136,28 @@ class RatingService:
         players = {turned[int(seat) - 1]: account for seat, account in json.loads(row.players).items()}
         self.register(new, row.game, players)
 
-    def apply(self, match_id: str, outcome: dict) -> bool:
-        """Rate a finished match once; True when this call rated it."""
+    def apply(self, match_id: str, outcome: dict, movers=None) -> bool:
+        """Rate a finished match once; True when this call rated it. `movers`: the seat that played each move
+        of its line (the STATE's), so that a game some player never moved in is not rated; None: not known
+        (everyone counts as having moved)."""
         with self.engine.begin() as conn:
             row = conn.execute(select(rated_matches_table).where(rated_matches_table.c.match_id == match_id)).first()
             if row is None or row.applied:
                 return False
-            if outcome.get("reason") == "aborted":
-                conn.execute(update(rated_matches_table).where(rated_matches_table.c.match_id == match_id)
-                             .values(applied=True))
-                return False
+            players = {int(seat): account for seat, account in json.loads(row.players).items()}
+            verdict = self._verdict(conn, row.game, players, outcome, movers)
             claimed = conn.execute(update(rated_matches_table).where(rated_matches_table.c.match_id == match_id,
                                                                      rated_matches_table.c.applied == False)  # noqa: E712
-                                   .values(applied=True))
+                                   .values(applied=True, verdict=verdict))
             if claimed.rowcount != 1:
                 return False  # another process rated it a moment ago
-            players = {int(seat): account for seat, account in json.loads(row.players).items()}
-            if len(players) != 2:
+            if verdict != "rated":
+                log.info("match %s (%s) not rated: %s", match_id, row.game, verdict)
                 return False
             winners = set(outcome.get("winners") or [])
             (seat_a, a), (seat_b, b) = sorted(players.items())
             score_a = 0.5 if not winners or winners >= {seat_a, seat_b} else (1.0 if seat_a in winners else 0.0)
-            now = time.time()
+            now = self.clock()
             before = {account: self._current(conn, account, row.game) for account in (a, b)}
             after = {a: rate(before[a][0], [(before[b][0], score_a)], tau=TAU),
                      b: rate(before[b][0], [(before[a][0], 1 - score_a)], tau=TAU)}
@@ -110,6 +176,17 @@ class RatingService:
                                                                  rd=new.rd))
         log.info("rated match %s (%s)", match_id, row.game)
         return True
+
+    def _verdict(self, conn, game: str, players: dict[int, int], outcome: dict, movers) -> str:
+        """What a rated match's end does to the ratings: rated, or why not (aborted, early, limit)."""
+        if outcome.get("reason") == "aborted" or len(players) != 2:
+            return "aborted"
+        if movers is not None and not set(players) <= {seat for seat in movers if seat is not None}:
+            return "early"  # a player never moved: as lichess, a game of fewer than two plies is not rated
+        (a, b) = players.values()
+        if self._pair_games(conn, a, b, game) >= self.pair_limit:
+            return "limit"
+        return "rated"
 
     @staticmethod
     def _current(conn, account: int, game: str) -> tuple[Rating, int, bool]:

@@ -273,14 +273,16 @@
           : `Game over: ${who} wins${fields}.`;
       }
 
+      // Who plays a seat, as nodes: the player's name isolated (names.js), "free", or the computer.
       function seatWho(seat) {
         const s = state.seats.find((entry) => entry.seat === seat);
-        if (!s) return "";
-        if (s.kind === "ai") return `computer (${s.level})`;
+        if (!s) return [];
+        if (s.kind === "ai") return [`computer (${s.level})`];
         const mySeats = ctx.mySeats();
         const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? "(you)" : "";
-        const name = !s.taken ? "free" : s.name && !/^Player \d+$/.test(s.name) ? s.name : "";
-        return [name, me].filter(Boolean).join(" ");
+        const named = s.taken && s.name && !/^Player \d+$/.test(s.name);
+        const who = !s.taken ? ["free"] : named ? [window.QuadrilleNames.seat(s)] : [];
+        return me ? [...who, who.length ? " " : "", me] : who;
       }
 
       function drawScores(turn) {
@@ -307,7 +309,7 @@
             const td = tr.querySelector(`[data-col="${col}"]`);
             if (td.innerHTML !== html) td.innerHTML = html;
           };
-          tr.querySelector(".name").textContent = seatWho(st.seat);
+          tr.querySelector(".name").replaceChildren(...seatWho(st.seat));
           set("busy", String(st.busy));
           set("free", String(st.free));
           set("areas", `${st.areas} / ${limit}`);

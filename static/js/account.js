@@ -1,5 +1,6 @@
 // The account page: log in or sign up (handing this browser's matches over), log out, change the password
-// (and sign out everywhere), make an API token (shown once), list and revoke the tokens, delete the account.
+// (and sign out everywhere), make an API token (shown once), list and revoke the tokens, block players, delete
+// the account.
 (function () {
   "use strict";
   const Players = window.QuadrillePlayers;
@@ -109,6 +110,42 @@
     Players.forgetKey();
     window.location.assign("/");
   });
+  // Blocked players: the list (each with Unblock), and the form that blocks one more (a profile's "Block"
+  // link fills in the name).
+  const blockList = $("block-list");
+  function showBlocks(blocks) {
+    blockList.replaceChildren();
+    if (!blocks.length) {
+      const none = document.createElement("li");
+      none.className = "muted";
+      none.textContent = "Nobody.";
+      blockList.appendChild(none);
+    }
+    for (const entry of blocks) {
+      const li = document.createElement("li"), name = document.createElement("bdi"), button = document.createElement("button");
+      name.textContent = entry.name;
+      button.type = "button";
+      button.textContent = "Unblock";
+      button.setAttribute("aria-label", `Unblock ${entry.name}`);
+      button.addEventListener("click", async () => {
+        try {
+          showBlocks((await Players.api("/api/account/blocks/remove", { name: entry.name })).blocks);
+          say(`${entry.name} may challenge you again.`, "good");
+        } catch (error) { say(error.message, "error"); }
+      });
+      li.append(name, " ", button);
+      blockList.appendChild(li);
+    }
+  }
+  if (blockList) Players.api("/api/account/blocks").then((answer) => showBlocks(answer.blocks), (error) => say(error.message, "error"));
+  on("block-form", async (body, form) => {
+    const answer = await Players.api("/api/account/blocks", { name: body.name });
+    showBlocks(answer.blocks);
+    form.reset();
+    $("block-name").value = "";
+    say(`${body.name} is blocked: their challenges are not accepted.`, "good");
+  });
+
   const logout = $("logout");
   if (logout) logout.addEventListener("click", async () => {
     try { await Players.logOut(); window.location.assign("/account"); } catch (error) { say(error.message, "error"); }

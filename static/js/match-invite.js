@@ -128,9 +128,9 @@
       const dialog = $("join");
       const host = state.seats.find((s) => s.taken && s.kind === "human");
       const seat = state.seats.find((s) => !s.taken && s.kind === "human");
-      const who = host && host.name ? host.name : secret ? "A friend" : "A player";
-      $("join-text").textContent = (secret ? `${who} invites you to play ` : `${who} is looking for an opponent in `)
-        + `${page.root.dataset.title}. You will play ${page.label(seat.seat)}.`;
+      const who = host && host.name ? window.QuadrilleNames.seat(host) : secret ? "A friend" : "A player";
+      $("join-text").replaceChildren(who, (secret ? " invites you to play " : " is looking for an opponent in ")
+        + `${page.root.dataset.title}. You will play ${page.label(seat.seat)}.`);
       $("join-name").value = Tokens.getName() || "";
       dialog.showModal();
       $("join-name").focus();

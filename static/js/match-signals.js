@@ -146,7 +146,7 @@
       const newcomers = previous ? state.seats.filter((s) => s.taken && s.kind === "human"
         && !previous.seats.some((p) => p.seat === s.seat && p.taken) && !page.mySeats().includes(s.seat)) : [];
       if (newcomers.length && role !== "spectator") {
-        const who = newcomers.map((s) => s.name || page.label(s.seat)).join(" and ");
+        const who = newcomers.map((s) => (s.name ? window.QuadrilleNames.isolate(s.name) : page.label(s.seat))).join(" and ");
         const text = `${who} joined${state.started && !previous.started ? ": the game begins" : ""}.`;
         page.message(text, "good");
         tell(text, "join", page.myTurn() ? "Your turn" : `${who} joined`);

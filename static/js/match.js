@@ -253,8 +253,11 @@
         li.dataset.seat = s.seat;
         const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
         li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
-        const who = s.kind === "ai" ? `computer (${s.level})` : s.taken ? s.name || "taken" : "free";
-        li.textContent = `${label(s.seat)}: ${who}${mySeats.includes(s.seat) && s.kind !== "ai" ? " (you)" : ""}`;
+        li.append(`${label(s.seat)}: `);
+        if (s.kind === "ai") li.append(`computer (${s.level})`);
+        else if (s.taken) li.append(window.QuadrilleNames.seat(s, "taken"));
+        else li.append("free");
+        if (mySeats.includes(s.seat) && s.kind !== "ai") li.append(" (you)");
         seats.appendChild(li);
       }
       const n = presence.spectators;

@@ -27,7 +27,7 @@
   const optionText = (options) => Object.entries(options || {})
     .filter(([, v]) => !(Array.isArray(v) && !v.length) && v !== "")
     .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join("+") : v}`).join(", ");
-  const names = (list) => list.join(", ");
+  const names = (list) => window.QuadrilleNames.list(list);  // each name in <bdi> (names.js)
 
   function status(game) {
     if (game.finished) {
@@ -47,13 +47,13 @@
     list.replaceChildren();
     $("games-empty").hidden = games.length > 0;
     for (const game of games) {
-      const against = game.opponents.map((o) => o.taken ? o.name || o.side : `${o.side} (free)`);
+      const against = game.opponents.map((o) => o.taken ? window.QuadrilleNames.bdi(o.name || o.side) : `${o.side} (free)`);
       const line = el("li", { className: "game-line" + (game.your_turn ? " your-turn" : "") + (game.finished ? " finished" : "") },
         el("a", { href: game.url, className: "game-open" },
           el("span", { className: "game-title" }, game.title),
           el("span", { className: "game-status" + (game.your_turn ? " mine" : "") }, status(game))),
         el("span", { className: "game-meta" },
-          `${game.sides.join(" and ")} against ${names(against) || "nobody yet"}`,
+          `${game.sides.join(" and ")} against `, against.length ? names(against) : "nobody yet",
           game.rated ? " · rated" : "", ` · ${optionText(game.options)} · ${ago(game.updated)}`));
       line.dataset.match = game.match;
       list.append(line);

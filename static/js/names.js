@@ -1,0 +1,51 @@
+// How a page writes a person's name (quadrille/names.py has the rules a name passed): always as text, isolated
+// in <bdi> so that a right-to-left name cannot reorder the words around it, and, for a seat an account holds
+// (the STATE's `"account": true`), as a link to the player's profile with a mark that no guest's name can have.
+(function () {
+  "use strict";
+  const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]|\uD802[\uDC00-\uDFFF]|\uD83A[\uDC00-\uDDFF]/;
+  const Names = {
+    // A <bdi> holding the name.
+    bdi(name) {
+      const node = document.createElement("bdi");
+      node.textContent = name;
+      return node;
+    },
+    // A seat's player (a STATE seat entry): the name; an account's seat links to its profile, marked.
+    seat(entry, fallback) {
+      const name = entry.name || fallback || "";
+      if (!entry.account) return Names.bdi(name);
+      const link = document.createElement("a");
+      link.href = `/players/${encodeURIComponent(name)}`;
+      link.className = "account-name";
+      link.append(Names.bdi(name));
+      const mark = document.createElement("span");
+      mark.className = "account-mark";
+      mark.title = "A player with an account";
+      mark.append("✔");
+      const words = document.createElement("span");
+      words.className = "sr-only";
+      words.textContent = " (account)";
+      mark.append(words);
+      const both = document.createDocumentFragment();
+      both.append(link, mark);
+      return both;
+    },
+    // The name isolated inside plain text (a message line, the tab's title, a notification), where no element
+    // can be: Unicode's first-strong isolate and its closing mark, <bdi>'s equivalent in text. Only a name with
+    // right-to-left letters needs them on these left-to-right pages (the server refuses the override marks).
+    isolate(name) {
+      return RIGHT_TO_LEFT.test(name) ? `\u2068${name}\u2069` : name;
+    },
+    // Several names joined with `between`, each isolated: a fragment to append.
+    list(names, between) {
+      const all = document.createDocumentFragment();
+      names.forEach((name, i) => {
+        if (i) all.append(between || ", ");
+        all.append(typeof name === "string" ? Names.bdi(name) : name);
+      });
+      return all;
+    },
+  };
+  window.QuadrilleNames = Names;
+})();
