@@ -21,11 +21,16 @@ def test_0010_gives_existing_accounts_their_look_alike_keys(database):
             conn.execute(text("INSERT INTO accounts (name, name_key, password_hash, seat_salt, session_epoch, created)"
                               " VALUES (:name, :key, 'x', 'salt', 0, :now)"),
                          {"name": name, "key": name.lower(), "now": time.time()})
-    assert migrate.upgrade(engine, "head") == ["0010"]
+    assert migrate.upgrade(engine, "head") == ["0009", "0010"]
     with engine.connect() as conn:
         keys = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.name_skeleton)).all())
         ids = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.id)).all())
     assert keys == {"annl": "annl", "Bob": "bob", "ann1": f"annl#{ids['ann1']}"}
+    with engine.begin() as conn:  # the table rebuilt for the key stays AUTOINCREMENT: a deleted id is not given again
+        conn.execute(text("DELETE FROM accounts WHERE name = 'ann1'"))
+        conn.execute(text("INSERT INTO accounts (name, name_key, name_skeleton, password_hash, seat_salt, created)"
+                          " VALUES ('carl', 'carl', 'carl', 'x', 'salt', 0)"))
+        assert conn.execute(text("SELECT id FROM accounts WHERE name = 'carl'")).scalar_one() > ids["ann1"]
     engine.dispose()
     app = create_app({"DATABASE": database, "ACCOUNT_RATE": "1000 per minute"})
     try:

@@ -13,6 +13,8 @@ Create Date: 2026-11-27
   for those that ended before this revision.
 - `ix_rating_history_recent` (account, game, time): the rated games of a pair in the last day.
 """
+from contextlib import contextmanager
+
 from alembic import op
 import sqlalchemy as sa
 
@@ -49,8 +51,10 @@ def upgrade() -> None:
                 skeleton = f"{skeleton}#{account_id}"
             taken.add(skeleton)
             conn.execute(sa.update(accounts).where(accounts.c.id == account_id).values(name_skeleton=skeleton))
-    with op.batch_alter_table("accounts") as batch:
-        batch.alter_column("name_skeleton", existing_type=sa.String(80), nullable=False)
+    with keeping_the_account_id_counter():
+        # SQLite rebuilds the table to add NOT NULL: it must stay AUTOINCREMENT (0009), its counter where it was
+        with op.batch_alter_table("accounts", table_kwargs={"sqlite_autoincrement": True}) as batch:
+            batch.alter_column("name_skeleton", existing_type=sa.String(80), nullable=False)
     op.create_index("ix_accounts_name_skeleton", "accounts", ["name_skeleton"], unique=True)
 
     with op.batch_alter_table("rated_matches") as batch:
@@ -58,12 +62,33 @@ def upgrade() -> None:
     op.create_index("ix_rating_history_recent", "rating_history", ["account_id", "game", "at"])
 
 
+@contextmanager
+def keeping_the_account_id_counter():
+    """On SQLite, the AUTOINCREMENT counter of accounts (past every id ever given, 0009) as it was before a
+    rebuild of the table: a rebuilt table's counter would restart at its highest id, and a deleted account's
+    id could be given again."""
+    bind = op.get_bind()
+    if bind.dialect.name != "sqlite" or op.get_context().as_sql:
+        yield
+        return
+    counter = "SELECT seq FROM sqlite_sequence WHERE name = 'accounts'"
+    before = bind.execute(sa.text(counter)).scalar()
+    yield
+    if before is not None:
+        bind.execute(sa.text("UPDATE sqlite_sequence SET seq = MAX(seq, :before) WHERE name = 'accounts'"),
+                     {"before": before})
+        if bind.execute(sa.text(counter)).scalar() is None:
+            bind.execute(sa.text("INSERT INTO sqlite_sequence (name, seq) VALUES ('accounts', :before)"),
+                         {"before": before})
+
+
 def downgrade() -> None:
     op.drop_index("ix_rating_history_recent", table_name="rating_history")
     with op.batch_alter_table("rated_matches") as batch:
         batch.drop_column("verdict")
     op.drop_index("ix_accounts_name_skeleton", table_name="accounts")
-    with op.batch_alter_table("accounts") as batch:
-        batch.drop_column("name_skeleton")
+    with keeping_the_account_id_counter():
+        with op.batch_alter_table("accounts", table_kwargs={"sqlite_autoincrement": True}) as batch:
+            batch.drop_column("name_skeleton")
     op.drop_index("ix_blocks_blocked", table_name="blocks")
     op.drop_table("blocks")
