@@ -15,7 +15,7 @@ Nothing is open to the machine's other users: PostgreSQL and Redis ask for a pas
 Unix sockets (made at the first start, mode 0600: DIR/postgres/secrets.json; Redis makes a new one at each
 start), the app's database role is not a superuser, and each server's directory is its own (mode 0700).
 Started by root, PostgreSQL runs as `postgres`, Redis as `redis` and nginx as `www-data`, each with its own
-group and no other (scripts/service_users.py); the app processes run as the user who started the cluster
+group and no other (scripts/services/users.py); the app processes run as the user who started the cluster
 (README, "Running several processes", says why).
 
 It prints `Quadrille cluster ready on http://127.0.0.1:P/ (N processes, postgresql, redis)` once every piece
@@ -44,7 +44,7 @@ NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
 if str(ROOT) not in sys.path:  # run as a script, scripts/ alone is on the path
     sys.path.insert(0, str(ROOT))
 
-from scripts.service_users import (RunAs, is_root, new_secret, popen_as, private_directory,  # noqa: E402
+from scripts.services.users import (RunAs, is_root, new_secret, popen_as, private_directory,  # noqa: E402
                                    private_log, system_user, write_private)
 
 
