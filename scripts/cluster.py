@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:  # run as a script, scripts/ alone is on the path
 from scripts.services.app import App  # noqa: E402
 from scripts.services.nginx import NGINX_SOURCE_ADDRESS, Nginx  # noqa: E402
 from scripts.services.postgres import Postgres  # noqa: E402
-from scripts.services.process import Service, free_port  # noqa: E402
+from scripts.services.process import free_port  # noqa: E402
 from scripts.services.redis import Redis  # noqa: E402
 from scripts.services.users import is_root, write_private  # noqa: E402
 
@@ -135,9 +135,6 @@ class Cluster:
         database = "sqlite" if "://" not in self.database_url else self.database_url.split(":")[0].split("+")[0]
         queue = ", redis" if self.queue_url else ""
         return f"Quadrille cluster ready on {self.url}/ ({len(self.apps)} processes, {database}{queue})"
-
-    def _services(self) -> list[Service]:
-        return [s for s in (self.nginx, self.postgres, self.redis) if s is not None]
 
     def stop(self) -> None:
         if self.nginx is not None:
