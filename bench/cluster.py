@@ -35,7 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.load import WARM_UP, play_tables, summarise  # noqa: E402
-from scripts.cluster import Cluster, descendants  # noqa: E402
+from scripts.cluster import Cluster  # noqa: E402
+from scripts.services.process import descendants  # noqa: E402
 
 CONFIGS = {
     "a": {"label": "(a) 1 process, SQLite", "processes": 1, "database": "sqlite", "queue": False},

@@ -33,14 +33,14 @@ def shared() -> Path:
 
 
 # -- a real server process ----------------------------------------------------------
-from scripts.cluster import App
+from scripts.services.app import App
 
 ASYNC_MODES = ("gevent", "eventlet")
 
 
 class ServerProcess(App):
     """`python app.py` on a free local port with its own database file, and a message queue only when given:
-    the cluster's app process (scripts/cluster.py), alone. Its output goes to `log_path`, beside the database."""
+    the cluster's app process (scripts/services/app.py), alone. Its output goes to `log_path`, beside the database."""
 
     def __init__(self, db: Path, async_mode: str = "gevent", port: int | None = None, settings: dict | None = None,
                  queue: str | None = None):
@@ -75,7 +75,8 @@ import shutil
 import tempfile
 import uuid
 
-from scripts.cluster import Postgres, Redis
+from scripts.services.postgres import Postgres
+from scripts.services.redis import Redis
 
 DATABASES = ("sqlite", "postgresql")
 

@@ -1,6 +1,6 @@
 """Clusters for the tests: app processes on a PostgreSQL database and a Redis database of their own (on the
 session's PostgreSQL and Redis servers, tests/conftest.py), with nginx in front, all started by
-scripts/cluster.py's classes and stopped by PID."""
+scripts/cluster.py's Cluster (its servers: scripts/services/) and stopped by PID."""
 from __future__ import annotations
 
 import multiprocessing

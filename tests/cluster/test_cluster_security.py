@@ -26,8 +26,10 @@ import requests
 from sqlalchemy.engine import make_url
 
 from bench.load import http_from
-from scripts.cluster import Cluster, Postgres, descendants, postgres_bindir
-from scripts.service_users import popen_as, private_directory
+from scripts.cluster import Cluster
+from scripts.services.postgres import Postgres, postgres_bindir
+from scripts.services.process import descendants
+from scripts.services.users import popen_as, private_directory
 from tests.cluster.conftest import SETTINGS
 from tests.conftest import service_directory, wait_until
 

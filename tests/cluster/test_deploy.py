@@ -17,8 +17,10 @@ import pytest
 import requests
 import yaml
 
-from scripts.cluster import ROOT, Nginx, free_port
-from scripts.service_users import popen_as, system_user
+from scripts.services import ROOT
+from scripts.services.nginx import Nginx
+from scripts.services.process import free_port
+from scripts.services.users import popen_as, system_user
 from tests.conftest import service_directory, wait_until
 
 pytestmark = pytest.mark.cluster

@@ -211,7 +211,7 @@ def test_health_says_which_process_database_and_queue(client, database):
 
 def test_health_is_503_when_the_queue_or_the_database_does_not_answer(postgres_server, tmp_path):
     """A Redis server and a PostgreSQL database of the test's own, taken away under a running app."""
-    from scripts.cluster import Redis
+    from scripts.services.redis import Redis
     from tests.conftest import drop_database, service_directory
     redis_server = Redis(service_directory("quadrille-health-")).start()
     name = "t_health"

@@ -1,4 +1,4 @@
-"""Who each of a one-machine cluster's servers runs as, and what stays private to it (scripts/cluster.py).
+"""Who each of a one-machine cluster's servers runs as, and what stays private to it (scripts/services/).
 
 Started by root, PostgreSQL runs as the `postgres` system user, Redis as `redis` and nginx as `www-data`
 (Debian's own users for them; `nobody` where one is missing), each with its own group and no supplementary
