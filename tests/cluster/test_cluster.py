@@ -306,10 +306,21 @@ def lease_holder(client, match: str, version: int) -> int | None:
 def test_a_computer_seat_survives_the_death_of_the_process_that_drove_it(make_cluster, redis_url):
     """The process that drives the computer (it holds the position's lease) is SIGKILLed while level 3 thinks;
     another one takes the lease over and plays within seconds (LEASE_TTL 3 s and TAKEOVER_INTERVAL 1 s here,
-    plus the search), and every computer move is played once."""
+    plus the search), and every computer move is played once: the record's events are numbered without a gap or
+    a repeat, and no watcher hears a STATE that is not the record's position at its version.
+
+    A watcher on each process, there before the first move, hears every version in order; it may hear one twice,
+    and that is correct. AUDIENCE_TTL after a process's first socket arrives in a match, that process sends the
+    room the STATE of the match's current version if it never broadcast that version itself (`arrived` in
+    web/sockets.py; docs/architecture.md, "A home process per match"), since a process that believed itself alone
+    may have committed it without publishing. Here the writer did publish (every process had a watcher), so the
+    room hears that version again; clients keep the newest STATE. With the default 10 s this happened only when
+    the game outlasted it (a slow takeover under load), and the check this test once made, that no watcher heard a
+    version twice, failed in about half the runs under load. AUDIENCE_TTL is 2 s here: it happens in every run."""
     import redis
     leases = redis.Redis.from_url(redis_url)
-    cluster = make_cluster(3)
+    # AUDIENCE_TTL 2 s: the catch-up STATEs (the docstring's) come during the game in every run, not in slow ones
+    cluster = make_cluster(3, settings={"AUDIENCE_TTL": 2.0})
     created = requests.post(f"{cluster.apps[0].url}/api/matches", json={"game": "towers", "mode": "ai",
                                                                       "ai": {"seats": [2], "level": 3}}).json()
     match, token = created["match"], created["token"]
@@ -359,9 +370,19 @@ def test_a_computer_seat_survives_the_death_of_the_process_that_drove_it(make_cl
         assert [e["seq"] for e in record["events"]] == list(range(1, record["version"] + 1))
         computer_moves = [e for e in record["events"] if e["kind"] == "move" and e["seat"] == 2]
         assert len(computer_moves) >= 4
-        for pid, states in seen.items():  # no process broadcast a version twice
-            versions = [s["version"] for s in states]
-            assert versions == sorted(set(versions)), (pid, versions)
+        moves = [e["move"] for e in record["events"] if e["kind"] == "move"]
+        assert len(moves) == record["version"] and moves == record["moves"]
+        for app in cluster.apps:
+            heard = seen[app.pid]
+            if app.alive():
+                wait_until(lambda: any(s["version"] == record["version"] for s in heard), 10, "the last version")
+            for state in heard:  # each STATE heard is the record's position at its version, never another
+                assert state["moves"] == moves[:state["version"]], (app.pid, state["version"])
+            firsts = list(dict.fromkeys(s["version"] for s in heard))  # a version heard again: a catch-up (above)
+            if app.alive():  # nothing lost: every version, in order (the watchers were there before the first)
+                assert firsts == list(range(1, record["version"] + 1)), (app.pid, [s["version"] for s in heard])
+            else:  # the dead process's watcher heard, in order, what happened before it died
+                assert firsts == list(range(1, len(firsts) + 1)), (app.pid, [s["version"] for s in heard])
     finally:
         for watcher in watchers:
             try:
