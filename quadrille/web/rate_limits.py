@@ -41,7 +41,33 @@ def install(app: Flask, storage_options: dict | None = None) -> Limiter:
     per_name = limiter.shared_limit(config["LOGIN_NAME_RATE"], scope="login-name", key_func=name_tried)
     for endpoint in ("players_api.log_in_", "players_api.create_token"):
         app.view_functions[endpoint] = per_name(app.view_functions[endpoint])
+    install_import_budget(app, limiter)
     return limiter
+
+
+# -- the work of imports: moves, not requests ---------------------------------------------------------------
+# An import replays every move of its record through the engine and stores each, so a request's cost is its
+# moves: the budget per address (IMPORT_MOVES_RATE) counts them, before anything is replayed (a refusal costs
+# nothing). A JSON record counts its list of moves; a save file (.twr, .ltc) is counted by its size before it
+# is read, one move per SAVE_BYTES_PER_MOVE bytes (a Towers action takes 17 bytes or less in a real save).
+SAVE_BYTES_PER_MOVE = 16
+
+
+def install_import_budget(app: Flask, limiter: Limiter) -> None:
+    moves = limiter.shared_limit(app.config["IMPORT_MOVES_RATE"], scope="import-moves", cost=imported_moves)
+    app.view_functions["api.import_match"] = moves(app.view_functions["api.import_match"])
+
+
+def imported_moves() -> int:
+    """What an import request will cost, in moves (at least 1)."""
+    if request.args.get("format", "json") != "json":
+        return max(1, (request.content_length or 0) // SAVE_BYTES_PER_MOVE)
+    try:
+        body = request.get_json(silent=True) if request.is_json else None
+    except RecursionError:  # refused by the view as it is: nothing to replay
+        body = None
+    moves = body.get("moves") if isinstance(body, dict) else None
+    return max(1, len(moves)) if isinstance(moves, list) else 1
 
 
 def name_tried() -> str:
