@@ -7,7 +7,7 @@ event), without replaying the line from its start at every request.
 For each match it keeps a few boards along its current line (a ladder: at most `rungs` of them, `len(moves) /
 rungs` plies apart, at least `min_gap`), made the first time a request passes their ply. A position is then a
 copy of the nearest board below it (`Board.copy`, the engines' own fast copy) plus at most one gap of moves
-pushed: for a Towers game of 3,000 actions 375 actions, for the longest Gamma (25,972 moves) about 3,200,
+pushed: for a Towers game of 3,000 actions 187 actions, for the longest Gamma (25,972 moves) about 1,600,
 where the replay from the start cost 15-40 ms. `line` names the line (the last rewind's event number): a
 rewind makes a new ladder, since the boards of the old line are not positions of the new one.
 
@@ -23,8 +23,11 @@ import games
 
 
 class Positions:
-    def __init__(self, max_weight: int = 1_000_000, rungs: int = 8, min_gap: int = 32):
+    def __init__(self, max_weight: int = 1_000_000, rungs: int = 16, min_gap: int = 32, pacer=None):
+        """`pacer()`: a new matches.pacing.Pacer, called after each move pushed, so that a long walk (the first
+        along a line) lets the others be served."""
         self.max_weight, self.rungs, self.min_gap = max_weight, rungs, min_gap
+        self.pacer = pacer or (lambda: (lambda: None))
         self._ladders: OrderedDict[str, tuple[int, dict]] = OrderedDict()  # match id -> (line, {ply: board})
         self._weight = 0
         self._lock = threading.Lock()
@@ -34,9 +37,10 @@ class Positions:
         gap = max(self.min_gap, len(moves) // self.rungs)
         start, board = self._nearest(key, ply)
         board = games.get(game).new(**options) if board is None else board.copy()
-        last = start
+        last, pace = start, self.pacer()
         for i in range(start, ply):
             board.push(moves[i])
+            pace()
             if i + 1 - last >= gap:
                 last = i + 1
                 self._keep(key, last, board.copy())

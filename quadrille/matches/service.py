@@ -28,6 +28,7 @@ from ..infra.tokens import hash_token, new_token, seats_held
 from . import invites, summary
 from .checkpoint import Checkpoint
 from .offers import Offers, Situation
+from .pacing import Pacer
 from .cache import MatchCache
 from .positions import Positions
 from .timeouts import DisconnectTimeouts
@@ -176,6 +177,7 @@ class MatchService:
         self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
         self.clock = clock
+        self._pacer = lambda: Pacer(sleep)  # a long replay (an import, a match loaded) lets the others be served
         self.checked = checked
         self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
                                            on_due=self._announce_away, timers=timers)
@@ -184,7 +186,7 @@ class MatchService:
         self.clocks.on_flag = self._check_flag
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache = cache if cache is not None else MatchCache()
-        self.positions = Positions()  # boards along each line, so that stepping through a game replays little
+        self.positions = Positions(pacer=self._pacer)  # boards along each line: stepping through replays little
         self._cache_lock = threading.Lock()
         self._name_lock = threading.Lock()
 
@@ -268,9 +270,11 @@ class MatchService:
                       computer={int(seat): level for seat, level in row.meta.get("computer", {}).items()},
                       paused=row.paused, revision=row.revision,
                       clock=self.clocks.new_state(row.meta.get("clock"), len(row.seats)))
+        pace = self._pacer()
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
+            pace()
         match.began_at = self._began(row)  # the events' own times were the service's clock's while replaying
         return match
 
@@ -570,11 +574,13 @@ class MatchService:
         if len(moves) > limit:
             raise bad_request(f"This record has {len(moves)} moves; a game of {game.title} with these options "
                               f"lasts at most {limit}.", "bad-record")
+        pace = self._pacer()
         for i, move in enumerate(moves):
             try:
                 board.push(move)
             except IllegalMove as exc:
                 raise bad_request(f"Move {i + 1} ({move!r}) is illegal: {exc.reason}", "bad-record")
+            pace()
         if moves and _needs_start(game, mode):
             raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
 
@@ -616,8 +622,10 @@ class MatchService:
                        name=name, created=now, seats=seats, meta=meta, visibility=visibility)
         if computer:
             self._admit_computer(row.id, owner)
-        row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
-                      for i, m in enumerate(board.moves)]
+        row.events, pace = [], self._pacer()
+        for i, move in enumerate(board.moves):  # an import's moves: the others are served meanwhile
+            row.events.append(EventRow(seq=i + 1, kind="move", data={"move": move}, seat=None, at=now))
+            pace()
         waits = _needs_start(game, mode)
         if waits and started:
             row.events.append(EventRow(seq=len(row.events) + 1, kind="start", data={"options": {}}, seat=1, at=now))
@@ -626,7 +634,7 @@ class MatchService:
                       move_seats=[None] * len(board.moves), computer=computer,
                       clock=self.clocks.new_state(clock, len(seats)))
         row.summary, row.expires = summary.summarise(match), expires
-        self.storage.create_match(row)
+        self.storage.create_match(row, pause=pace)
         if clock:
             self.clocks.arm(match)  # its row in the clocks table, before anything runs
         match.announced = match.version
