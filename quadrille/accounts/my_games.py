@@ -5,8 +5,7 @@ an anonymous player's from the tokens their browser holds, sent by the page (nev
 A list never replays a match: the tokens are checked first, against the seats' stored hashes (one read of the
 seats of every match named, each token hashed once and compared in constant time), and only the matches a token
 holds a seat in are read, as their rows and summaries (quadrille/matches/summary.py: whose turn, outcome,
-options, seat names, the computer's seats, the clock's deadline), which the match service keeps with every
-event. So a list costs three reads whatever the matches' lengths, and bogus tokens cost a hash each.
+seats, the computer's seats, the clock's deadline), which the match service keeps with every event. So a list costs three reads whatever the matches' lengths, and bogus tokens cost a hash each.
 """
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ import re
 import games
 
 from ..infra.tokens import seats_held, well_formed
-from ..matches.summary import Summaries
+from ..matches.summary import Summaries, options_of, seat_names
 from .service import MAX_CLAIMS, AccountService, checked_tokens
 
 # The most match tokens one request may name: what a page sends (static/js/players.js sends at most 500, the
@@ -30,7 +29,7 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 def entry(row, now: dict, seats: list, mine: list[int], rated: bool, clock_now: float) -> dict:
     """One line of the list, in the player's terms: `row` (storage.ListedRow) and `now` (its summary), `seats`
     (its seat rows), `mine` (the seats the player holds)."""
-    names = now["names"]
+    names = seat_names(row, now, len(seats))
     seat_name = lambda seat: names[seat - 1] if 0 < seat <= len(names) else f"Player {seat}"  # noqa: E731
     computer = set(now["computer"])
     opponents = [{"seat": s.seat, "side": seat_name(s.seat), "name": "Computer" if s.seat in computer else s.name,
@@ -47,7 +46,7 @@ def entry(row, now: dict, seats: list, mine: list[int], rated: bool, clock_now: 
             result = "win" if set(mine) & set(winners) else "loss"
     turn, clock = now["turn"], now["clock"]
     return {
-        "match": row.id, "game": row.game, "title": games.get(row.game).title, "options": now["options"],
+        "match": row.id, "game": row.game, "title": games.get(row.game).title, "options": options_of(row, now),
         "mode": row.mode, "seats": mine, "sides": [seat_name(s) for s in mine], "opponents": opponents,
         "updated": row.updated, "started": now["started"], "turn": turn,
         "turn_name": seat_name(turn) if turn else None,
@@ -105,8 +104,8 @@ def games_of(accounts: AccountService, rated_ids: set[str], holdings, finished: 
         now = summaries.get(match_id) if match_id in held else None
         if now is None:
             continue
-        listed = [s for s in seats[match_id] if s.seat <= len(now["names"])]  # a started Gamma keeps its players
-        mine = [seat for seat in held[match_id] if seat <= len(now["names"])]
+        listed = [s for s in seats[match_id] if s.seat <= now["players"]]  # a started Gamma keeps its players
+        mine = [seat for seat in held[match_id] if seat <= now["players"]]
         if not mine:
             continue
         line = entry(rows[match_id], now, listed, mine, match_id in rated_ids, clock_now)

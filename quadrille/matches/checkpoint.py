@@ -14,50 +14,68 @@ the board (`Board.copy`), and the original is put back.
 """
 from __future__ import annotations
 
-import dataclasses
+from ..clocks.state import ClockState
+from .offers import Offers
 
 
 def _offers_copy(offers):
-    return dataclasses.replace(offers, pending={k: set(v) for k, v in offers.pending.items()},
-                               declined={k: set(v) for k, v in offers.declined.items()}, makers=dict(offers.makers))
+    """None for no offer at all (most moves): nothing to copy."""
+    if not (offers.pending or offers.declined or offers.makers or offers.rematch):
+        return None
+    return Offers({k: set(v) for k, v in offers.pending.items()}, {k: set(v) for k, v in offers.declined.items()},
+                  dict(offers.makers), offers.rematch)
 
 
 def _clock_copy(clock):
-    return None if clock is None else dataclasses.replace(clock, left=list(clock.left))
+    return None if clock is None else ClockState(clock.control, list(clock.left), clock.at, clock.flagged)
 
 
 class Checkpoint:
-    __slots__ = ("board", "move", "plies", "move_seats", "result", "started", "began_at", "computer", "offers",
-                 "clock", "options", "seats", "cached", "line")
+    """What an event may change in a match, kept before it is applied: for a move, the moves' count, the offers
+    and the clocks; for any other event, besides, the board (the event changes a copy), the result, the start,
+    the computer's seats, the options and seats, and the line."""
+
+    __slots__ = ("plies", "offers", "clock", "whole")
 
     def __init__(self, match, kind: str):
-        self.board = match.board
-        self.move = kind == "move"
         self.plies = len(match.move_seats)
-        self.move_seats = None if self.move else list(match.move_seats)
-        if not self.move:
-            match.board = match.board.copy()  # the event changes the copy; the original is put back on failure
-        self.result, self.started, self.began_at, self.line = match.result, match.started, match.began_at, match.line
-        self.computer = dict(match.computer)
         self.offers = _offers_copy(match.offers)
         self.clock = _clock_copy(match.clock)
-        self.options, self.seats = match.row.options, match.row.seats
-        self.cached = {name: match.__dict__[name] for name in ("move_limit", "seat_names") if name in match.__dict__}
+        self.whole = None if kind == "move" else _Whole(match)
 
     def restore(self, match) -> None:
-        if self.move:
+        if self.whole is None:
             if len(match.move_seats) > self.plies:  # the move was pushed (a move the engine refused was not)
                 match.board.pop()
                 del match.move_seats[self.plies:]
         else:
-            match.board = self.board
-            match.move_seats[:] = self.move_seats
+            self.whole.restore(match)
+        match.offers = self.offers if self.offers is not None else Offers()
+        match.clock = self.clock
+
+
+class _Whole:
+    __slots__ = ("board", "move_seats", "result", "started", "began_at", "computer", "options", "seats", "line",
+                 "cached")
+
+    def __init__(self, match):
+        self.board, self.move_seats = match.board, list(match.move_seats)
+        match.board = match.board.copy()  # the event changes the copy; the original is put back on failure
+        self.result, self.started, self.began_at, self.line = match.result, match.started, match.began_at, match.line
+        self.computer = dict(match.computer)
+        self.options, self.seats = match.row.options, match.row.seats
+        self.cached = {name: match.__dict__[name] for name in CACHED if name in match.__dict__}
+
+    def restore(self, match) -> None:
+        match.board = self.board
+        match.move_seats[:] = self.move_seats
         match.result, match.started, match.began_at, match.line = self.result, self.started, self.began_at, self.line
         match.computer.clear()
         match.computer.update(self.computer)
-        match.offers = self.offers
-        match.clock = self.clock
         match.row.options, match.row.seats = self.options, self.seats
-        for name in ("move_limit", "seat_names"):
+        for name in CACHED:
             match.__dict__.pop(name, None)
         match.__dict__.update(self.cached)
+
+
+CACHED = ("move_limit", "seat_names")  # the Match's cached properties, which follow the options and seats

@@ -532,18 +532,9 @@ class MatchService:
     def recent(self, limit: int = 20) -> list[dict]:
         """The listed matches, newest first. `free_seats` counts the seats anyone may take now from the list:
         an open match's free seats while it may still be joined (not over, and not a match its creator has
-        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite). Read from
-        the matches' rows and summaries (summary.py), never by replaying one."""
-        matches = self.storage.recent_matches(limit)
-        summaries = summary.Summaries(self).of(summary.Row(entry) for entry in matches)
-        for entry in matches:
-            del entry["summary"], entry["revision"]
-            now = summaries.get(entry["id"])
-            joinable = now is not None and now["outcome"] is None and not (
-                now["started"] and _needs_start(games.get(entry["game"]), entry["mode"]))
-            if entry["visibility"] != "open" or not entry["free_seats"] or not joinable:
-                entry["free_seats"] = 0
-        return matches
+        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite). From the
+        matches' rows and summaries (summary.py), never a replay."""
+        return summary.recent(self, self.storage.recent_matches(limit), _needs_start)
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,

@@ -1,8 +1,9 @@
-"""What lists of games show of a match, kept on its row: whose turn it is, how it ended, its options, what its
-seats are called, which seats the computer plays, and when the clock of the seat to move runs out.
+"""What lists of games show of a match, kept on its row: whose turn it is, how it ended, how many seats it has
+(and its options, where its start may change them), which seats the computer plays, and when the clock of the
+seat to move runs out. The seats' names come from the engine (`Game.seat_names`), the players' from the seats.
 
     summarise(match) -> str           # from the match as the service holds it after an event (JSON text)
-    read(text) -> dict                # {"turn", "started", "outcome", "options", "names", "computer", "clock"}
+    read(text) -> dict                # {"turn", "started", "players", "computer", "outcome", "clock", "options"?}
     Summaries(service).of(rows)       # {match id: summary} for rows a list read (storage.ListedRow)
 
 The match service writes it with every event, in the append's own statement, and with a claimed seat (the
@@ -21,6 +22,8 @@ import json
 import logging
 import time
 
+import games
+
 log = logging.getLogger("quadrille")
 
 BACKFILL_KEY = "summaries:backfill"
@@ -28,23 +31,49 @@ BACKFILL_BATCH = 20  # matches of an earlier release summarised per turn of the 
 
 
 def summarise(match) -> str:
-    """The summary of `match` (a matches.service.Match) as it is now, as JSON text."""
-    outcome, turn, clock = match.outcome(), match.turn(), match.clock
-    return json.dumps({
-        "turn": turn,
-        "started": match.begun(),
-        "outcome": None if outcome is None else {"winners": list(outcome.get("winners") or []),
-                                                 "reason": outcome.get("reason")},
-        "options": match.row.options,
-        "names": match.seat_names,
-        "computer": sorted(match.computer),
-        # the seat to move's deadline on the clocks' clock (wall-clock time); None: no clock runs
-        "clock": None if clock is None else {"kind": clock.control.kind, "deadline": clock.deadline(turn)},
-    }, separators=(",", ":"))
+    """The summary of `match` (a matches.service.Match) as it is now, as JSON text: {"turn", "started",
+    "players", "computer", "outcome", "clock"}, and "options" where a start may change them (online Gamma).
+    Written out by hand for the parts every move has (a few microseconds on the move's path); json.dumps only
+    for an outcome, a clock and options."""
+    outcome, begun = match.outcome(), match.begun()
+    turn = match.board.turn if begun and outcome is None else None
+    text = (f'{{"turn":{"null" if turn is None else int(turn)},"started":{"true" if begun else "false"},'
+            f'"players":{int(match.board.players)},"computer":[{",".join(str(int(s)) for s in sorted(match.computer))}]')
+    if outcome is not None:
+        text += ',"outcome":' + json.dumps({"winners": list(outcome.get("winners") or []),
+                                            "reason": outcome.get("reason")})
+    clock = match.clock
+    if clock is not None:  # the seat to move's deadline on the clocks' clock (wall-clock time); null: none runs
+        text += ',"clock":' + json.dumps({"kind": clock.control.kind, "deadline": clock.deadline(turn)})
+    if _options_may_change(match):
+        text += ',"options":' + json.dumps(match.row.options)
+    return text + "}"
+
+
+def _options_may_change(match) -> bool:
+    if match.row.mode != "online":
+        return False
+    from .service import _needs_start  # (the service imports this module)
+    return _needs_start(games.get(match.row.game), match.row.mode)
 
 
 def read(text: str) -> dict:
-    return json.loads(text)
+    """A stored summary: "outcome" and "clock" None when absent."""
+    found = json.loads(text)
+    found.setdefault("outcome", None)
+    found.setdefault("clock", None)
+    return found
+
+
+def options_of(row, now: dict) -> dict:
+    """The match's options now: its row's, or those its start changed (online Gamma)."""
+    return now.get("options", row.options)
+
+
+def seat_names(row, now: dict, seats: int) -> list[str]:
+    """What players call each of the first `seats` seats (as the STATE's seat_names), from the engine."""
+    names = games.get(row.game).seat_names(options_of(row, now))
+    return names[:seats] + [f"Player {seat}" for seat in range(len(names) + 1, seats + 1)]
 
 
 class Summaries:
@@ -106,6 +135,21 @@ class Row:
 
     def __init__(self, entry: dict):
         self.id, self.summary = entry["id"], entry["summary"]
+
+
+def recent(service, entries: list[dict], needs_start) -> list[dict]:
+    """The public list's entries (storage.recent_matches) as the API answers them: an open match's free seats
+    count only while a seat may still be claimed (not over, and not started by its creator when it waits for
+    that: `needs_start(game, mode)`)."""
+    summaries = Summaries(service).of(Row(entry) for entry in entries)
+    for entry in entries:
+        del entry["summary"], entry["revision"]
+        now = summaries.get(entry["id"])
+        joinable = now is not None and now["outcome"] is None and not (
+            now["started"] and needs_start(games.get(entry["game"]), entry["mode"]))
+        if entry["visibility"] != "open" or not entry["free_seats"] or not joinable:
+            entry["free_seats"] = 0
+    return entries
 
 
 def name_in_use(service, row, idle: float | None, now: float | None = None) -> bool:
