@@ -484,8 +484,15 @@ class MatchService:
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human"}
 
     def summary_now(self, match_id) -> tuple[str, int]:
-        """The match's summary (summary.py) and revision, from the match itself: for a match stored without one."""
-        match = self._get(match_id)
+        """The match's summary (summary.py) and revision, for a match stored without one: from its cached copy,
+        or replayed once without taking a place in the cache (the start-up's backfill meets every old match)."""
+        with self._cache_lock:
+            match = self._cache.peek(match_id)
+        if match is None:
+            row = self.storage.load_match(match_id) if isinstance(match_id, str) else None
+            if row is None:
+                raise not_found()
+            match = self._replay(row)
         with match.lock:
             return summary.summarise(match), match.revision
 
