@@ -164,7 +164,7 @@ def create_app(config: dict | None = None) -> Flask:
     # Lists of games read summaries (matches/summary.py): an earlier release's matches are summarised in the
     # background; unopened anonymous imports expire (matches/retention.py); by-name matches idle out.
     summary.backfill(service, timers)
-    app.extensions["quadrille.retention"] = Retention(service, timers, config["IMPORT_RETENTION"])
+    app.extensions["quadrille.retention"] = Retention(service, timers, config["IMPORT_RETENTION"], sleep=sleep)
     service.name_idle = config["NAME_IDLE"]
 
     def health() -> tuple[dict, bool]:

@@ -20,12 +20,14 @@ from __future__ import annotations
 import logging
 import time
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, true, update
 
 from ..infra.storage import clocks_table, events_table, matches_table, seats_table
+from .pacing import Pacer
 
 SWEEP_KEY = "retention:sweep"
-BATCH = 20  # imports deleted per turn of the sweep (one may hold 26,000 events)
+BATCH = 20     # imports deleted per turn of the sweep
+EVENTS = 1000  # events deleted per transaction (an import may hold 26,000)
 log = logging.getLogger("quadrille")
 
 
@@ -53,28 +55,44 @@ class RetentionStore:
         with self.reading() as conn:
             return conn.execute(select(func.min(matches_table.c.expires))).scalar()
 
-    def delete(self, match_ids) -> list[str]:
+    def delete(self, match_ids, pause=lambda: None) -> list[str]:
         """Delete these matches with their seats, events and clocks, each only while it is still due to expire
-        and unwritten (a seat claimed or a move meanwhile keeps it), in one transaction; the ids deleted."""
+        and unwritten (a seat claimed or a move meanwhile keeps it); the ids deleted. The match's row goes first,
+        with its seats and clocks, in one transaction (nobody sees it after that), then its events, EVENTS a
+        transaction, `pause()` between two (an import may hold 26,000)."""
         deleted = []
-        with self.engine.begin() as conn:
-            for match_id in match_ids:
+        for match_id in match_ids:
+            with self.engine.begin() as conn:
                 gone = conn.execute(matches_table.delete().where(
                     matches_table.c.id == match_id, matches_table.c.expires.is_not(None),
                     matches_table.c.revision == 0))
                 if gone.rowcount != 1:
                     continue
-                for table in (events_table, seats_table, clocks_table):
+                for table in (seats_table, clocks_table):
                     conn.execute(table.delete().where(table.c.match_id == match_id))
-                deleted.append(match_id)
+            deleted.append(match_id)
+            self._delete_events(match_id, pause)
         return deleted
+
+    def _delete_events(self, match_id: str, pause) -> None:
+        while True:
+            with self.engine.begin() as conn:
+                last = conn.execute(select(events_table.c.seq).where(events_table.c.match_id == match_id)
+                                    .order_by(events_table.c.seq).offset(EVENTS - 1).limit(1)).scalar()
+                below = events_table.c.seq <= last if last is not None else true()
+                conn.execute(events_table.delete().where(events_table.c.match_id == match_id, below))
+            if last is None:
+                return
+            pause()
 
 
 class Retention:
-    def __init__(self, service, timers, seconds: float | None, clock=time.time):
+    def __init__(self, service, timers, seconds: float | None, clock=time.time, sleep=None):
         """`timers`: the service's (their own clock, which may not be wall-clock time); `clock`: wall-clock
-        time, the time `expires` is written in."""
+        time, the time `expires` is written in; `sleep`: Flask-SocketIO's, to let the others be served during
+        a long deletion (pacing.py)."""
         self.service, self.timers, self.seconds, self.clock = service, timers, seconds, clock
+        self.sleep = sleep
         self.store = RetentionStore(service.storage)
         service.import_retention = seconds
         timers.handle(SWEEP_KEY, lambda _keys: self.sweep())
@@ -90,7 +108,7 @@ class Retention:
         expiry, is the timer's next turn, so that the server serves between two batches."""
         now = self.clock()
         due = self.store.due(now)
-        deleted = self.store.delete(due)
+        deleted = self.store.delete(due, Pacer(self.sleep))
         self.service.forget(deleted)
         if deleted:
             log.info("retention: %d unopened imports deleted", len(deleted))
