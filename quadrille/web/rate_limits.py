@@ -9,6 +9,8 @@ from flask import Flask, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+import games
+
 from ..infra.limits import counter_storage_uri
 
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
@@ -59,7 +61,8 @@ def install_import_budget(app: Flask, limiter: Limiter) -> None:
 
 
 def imported_moves() -> int:
-    """What an import request will cost, in moves (at least 1)."""
+    """What an import request will cost, in moves (at least 1). A record longer than its game's move limit is
+    refused before any move is replayed (the match service checks its length first): it costs 1."""
     if request.args.get("format", "json") != "json":
         return max(1, (request.content_length or 0) // SAVE_BYTES_PER_MOVE)
     try:
@@ -67,7 +70,14 @@ def imported_moves() -> int:
     except RecursionError:  # refused by the view as it is: nothing to replay
         body = None
     moves = body.get("moves") if isinstance(body, dict) else None
-    return max(1, len(moves)) if isinstance(moves, list) else 1
+    if not isinstance(moves, list):
+        return 1
+    try:
+        options = body.get("options") or {}
+        limit = games.get(body.get("game")).move_limit(options if isinstance(options, dict) else {})
+    except (KeyError, TypeError, ValueError):  # no such game, or bad options: refused before any replay
+        return 1
+    return 1 if len(moves) > limit else max(1, len(moves))
 
 
 def name_tried() -> str:
