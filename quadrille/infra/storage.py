@@ -528,12 +528,13 @@ class Storage:
         return found
 
     def set_summary(self, match_id: str, revision: int, summary: str) -> bool:
-        """Fill the summary of a match that has none (one of an earlier release), as of `revision`: a write since
-        (which wrote its own summary) wins. Not a change of the match: its revision stays."""
+        """Write the summary of a match that had none or an outdated one (an earlier release's), as of
+        `revision`: a write since (which wrote its own summary) wins. Not a change of the match: its revision
+        stays."""
         with self.engine.begin() as conn:
             return conn.execute(update(matches_table).where(
-                matches_table.c.id == match_id, matches_table.c.revision == revision,
-                matches_table.c.summary.is_(None)).values(summary=summary)).rowcount == 1
+                matches_table.c.id == match_id, matches_table.c.revision == revision)
+                .values(summary=summary)).rowcount == 1
 
     def unsummarised(self, after: str = "", limit: int = 100) -> list[str]:
         """Ids of matches without a summary, in id order after `after` (the start-up's backfill walks them a

@@ -359,7 +359,7 @@ class MatchService:
         saved = Checkpoint(match, kind)
         try:
             self._apply(match, event)
-            self.storage.append_event(match.id, event, revision=guard, summary=summary.summarise(match))
+            self.storage.append_event(match.id, event, revision=guard, summary=summary.summarise(match, event.seq))
         except RevisionMoved:
             saved.restore(match)
             match.revision = -1
@@ -487,14 +487,16 @@ class MatchService:
         """The match's summary (summary.py) and revision, for a match stored without one: from its cached copy,
         or replayed once without taking a place in the cache (the start-up's backfill meets every old match)."""
         with self._cache_lock:
-            match = self._cache.peek(match_id)
-        if match is None:
+            cached = self._cache.peek(match_id) is not None
+        if cached:
+            match = self._get(match_id)  # (caught up with storage first, with several processes)
+        else:
             row = self.storage.load_match(match_id) if isinstance(match_id, str) else None
             if row is None:
                 raise not_found()
             match = self._replay(row)
         with match.lock:
-            return summary.summarise(match), match.revision
+            return summary.summarise(match, match.version), match.revision
 
     def seats_of(self, match_id, token, seen: bool = False) -> list[int]:
         """The seats a token holds; `seen`: the player acted over HTTP, so they count as present a while."""
@@ -631,7 +633,7 @@ class MatchService:
                       waits_for_seats=_waits_for_seats(game, mode), began_at=self.clock(),
                       move_seats=[None] * len(board.moves), computer=computer,
                       clock=self.clocks.new_state(clock, len(seats)))
-        row.summary, row.expires = summary.summarise(match), expires
+        row.summary, row.expires = summary.summarise(match, match.version), expires
         self.storage.create_match(row, pause=pace)
         if clock:
             self.clocks.arm(match)  # its row in the clocks table, before anything runs
@@ -735,7 +737,7 @@ class MatchService:
             target.token_hash, target.name, target.claimed = hash_token(token), name, now  # the summary after it
             try:
                 claimed = self.storage.claim_seat(match.id, target.seat, target.token_hash, name, now,
-                                                  summary=summary.summarise(match))
+                                                  summary=summary.summarise(match, match.version))
             finally:
                 if not claimed:
                     target.token_hash, target.name, target.claimed = before

@@ -2,8 +2,8 @@
 (and its options, where its start may change them), which seats the computer plays, and when the clock of the
 seat to move runs out. The seats' names come from the engine (`Game.seat_names`), the players' from the seats.
 
-    summarise(match) -> str           # from the match as the service holds it after an event (JSON text)
-    read(text) -> dict                # {"turn", "started", "players", "computer", "outcome", "clock", "options"?}
+    summarise(match, version) -> str  # from the match as the service holds it after an event (JSON text)
+    read(text) -> dict                # {"version", "turn", "started", "players", "computer", "outcome", "clock", ...}
     Summaries(service).of(rows)       # {match id: summary} for rows a list read (storage.ListedRow)
 
 The match service writes it with every event, in the append's own statement, and with a claimed seat (the
@@ -30,14 +30,16 @@ BACKFILL_KEY = "summaries:backfill"
 BACKFILL_BATCH = 20  # matches of an earlier release summarised per turn of the start-up's backfill
 
 
-def summarise(match) -> str:
-    """The summary of `match` (a matches.service.Match) as it is now, as JSON text: {"turn", "started",
-    "players", "computer", "outcome", "clock"}, and "options" where a start may change them (online Gamma).
+def summarise(match, version: int) -> str:
+    """The summary of `match` (a matches.service.Match) as it is now, at `version` (the event being written's),
+    as JSON text: {"version", "turn", "started", "players", "computer", "outcome", "clock"}, and "options" where a
+    start may change them (online Gamma). A summary whose version is not its row's was not written with the
+    row's last event (by a release before it, during a rolling upgrade): it is made again.
     Written out by hand for the parts every move has (a few microseconds on the move's path); json.dumps only
     for an outcome, a clock and options."""
     outcome, begun = match.outcome(), match.begun()
     turn = match.board.turn if begun and outcome is None else None
-    text = (f'{{"turn":{"null" if turn is None else int(turn)},"started":{"true" if begun else "false"},'
+    text = (f'{{"version":{int(version)},"turn":{"null" if turn is None else int(turn)},"started":{"true" if begun else "false"},'
             f'"players":{int(match.board.players)},"computer":[{",".join(str(int(s)) for s in sorted(match.computer))}]')
     if outcome is not None:
         text += ',"outcome":' + json.dumps({"winners": list(outcome.get("winners") or []),
@@ -85,13 +87,17 @@ class Summaries:
     def of(self, rows) -> dict[str, dict]:
         found = {}
         for row in rows:
-            text = row.summary if row.summary is not None else self._fill(row.id)
-            if text is not None:
-                found[row.id] = read(text)
+            now = read(row.summary) if row.summary is not None else None
+            if now is None or now.get("version") != row.version:
+                text = self._fill(row.id)
+                now = read(text) if text is not None else None
+            if now is not None:
+                found[row.id] = now
         return found
 
     def _fill(self, match_id: str) -> str | None:
-        """Replay a match that has no summary (an earlier release's), once: its summary is stored."""
+        """Replay a match that has no summary (an earlier release's), or an outdated one, once: its summary is
+        stored."""
         from ..errors import ServiceError
         try:
             text, revision = self.service.summary_now(match_id)
@@ -124,7 +130,7 @@ def backfill(service, timers) -> None:
 
 class _Unsummarised:
     """A row known only by its id, known to have no summary."""
-    summary = None
+    summary, version = None, None
 
     def __init__(self, match_id: str):
         self.id = match_id
@@ -134,7 +140,7 @@ class Row:
     """A row read as a dict (the recent list's), seen as Summaries reads rows."""
 
     def __init__(self, entry: dict):
-        self.id, self.summary = entry["id"], entry["summary"]
+        self.id, self.summary, self.version = entry["id"], entry["summary"], entry["version"]
 
 
 def recent(service, entries: list[dict], needs_start) -> list[dict]:
