@@ -53,10 +53,15 @@ def summarise(match, version: int) -> str:
 
 
 def _options_may_change(match) -> bool:
-    if match.row.mode != "online":
-        return False
-    from .service import _needs_start  # (the service imports this module)
-    return _needs_start(games.get(match.row.game), match.row.mode)
+    """Whether the match's start may change its options (an online game that waits for its creator's start)."""
+    key = (match.row.game, match.row.mode)
+    if key not in _MAY_CHANGE:
+        from .service import _needs_start  # (the service imports this module)
+        _MAY_CHANGE[key] = _needs_start(games.get(match.row.game), match.row.mode)
+    return _MAY_CHANGE[key]
+
+
+_MAY_CHANGE: dict[tuple[str, str], bool] = {}  # (game, mode) -> _options_may_change's answer
 
 
 def read(text: str) -> dict:
