@@ -8,9 +8,9 @@ was, since other requests wait on its lock.
     saved = Checkpoint(match, kind)   # before MatchService._apply(match, event)
     saved.restore(match)              # the write failed
 
-A move, the hot path, is undone with the engine's own `pop` and a few small copies (offers, clocks, the
-computer's seats). Any other event (a rewind pops moves, a start replaces the board) is applied to a copy of
-the board (`Board.copy`), and the original is put back.
+A move, the hot path, is undone with the engine's own `pop` and a few small copies (offers, clocks). Any other
+event is rare and has everything it may change kept: a rewind pops moves from a copy of the board
+(`Board.copy`), a start replaces the board, and the original is put back.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ class Checkpoint:
         self.plies = len(match.move_seats)
         self.offers = _offers_copy(match.offers)
         self.clock = _clock_copy(match.clock)
-        self.whole = None if kind == "move" else _Whole(match)
+        self.whole = None if kind == "move" else _Whole(match, kind)
 
     def restore(self, match) -> None:
         if self.whole is None:
@@ -58,9 +58,10 @@ class _Whole:
     __slots__ = ("board", "move_seats", "result", "started", "began_at", "computer", "options", "seats", "line",
                  "cached")
 
-    def __init__(self, match):
+    def __init__(self, match, kind: str):
         self.board, self.move_seats = match.board, list(match.move_seats)
-        match.board = match.board.copy()  # the event changes the copy; the original is put back on failure
+        if kind == "rewind":  # the one decision that changes the board in place (a start replaces it)
+            match.board = match.board.copy()  # the rewind pops the copy's moves; the original is put back
         self.result, self.started, self.began_at, self.line = match.result, match.started, match.began_at, match.line
         self.computer = dict(match.computer)
         self.options, self.seats = match.row.options, match.row.seats
