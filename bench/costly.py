@@ -125,9 +125,10 @@ def main() -> None:
                 cpu = cpu_seconds(server.pid) - before
                 trips = [1000 * t for t in victim.round_trips]
                 print(json.dumps({"async_mode": args.async_mode, "attack": name, **summary(answers),
-                                  "server_cpu_s": round(cpu, 2), "server_cpu_ms_per_request": round(1000 * cpu / len(answers), 1),
-                                  "victim_p50_ms": round(statistics.median(trips), 1), "victim_worst_ms": round(max(trips), 1)}),
-                      flush=True)
+                                  "server_cpu_s": round(cpu, 2),
+                                  "server_cpu_ms_per_request": round(1000 * cpu / len(answers), 1),
+                                  "victim_p50_ms": round(statistics.median(trips), 1),
+                                  "victim_worst_ms": round(max(trips), 1)}), flush=True)
                 victim.close()
         finally:
             server.stop()

@@ -5,7 +5,8 @@ an anonymous player's from the tokens their browser holds, sent by the page (nev
 A list never replays a match: the tokens are checked first, against the seats' stored hashes (one read of the
 seats of every match named, each token hashed once and compared in constant time), and only the matches a token
 holds a seat in are read, as their rows and summaries (quadrille/matches/summary.py: whose turn, outcome,
-seats, the computer's seats, the clock's deadline), which the match service keeps with every event. So a list costs three reads whatever the matches' lengths, and bogus tokens cost a hash each.
+seats, the computer's seats, the clock's deadline), which the match service keeps with every event. So a list
+costs three reads whatever the matches' lengths, and bogus tokens cost a hash each.
 """
 from __future__ import annotations
 

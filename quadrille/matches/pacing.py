@@ -8,8 +8,9 @@ cache, a position far along a line) lets the other clients be served every few m
 
 Answering a client's event takes the event loop a few turns (its socket read, its reader, the handler), so each
 slice must be short; and a short piece of work (a few milliseconds) never pauses, since many of them at once are
-served fastest one after the other. The pause is a real sleep, however short, not sleep(0): gevent runs the greenlets that are
-ready at sleep(0) but does not always poll the sockets, and a client waiting to be read stayed waiting.
+served fastest one after the other. The pause is a real sleep, however short, not sleep(0): gevent runs the
+greenlets that are ready at sleep(0) but does not always poll the sockets, and a client waiting to be read stayed
+waiting.
 """
 from __future__ import annotations
 

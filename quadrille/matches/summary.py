@@ -39,8 +39,9 @@ def summarise(match, version: int) -> str:
     for an outcome, a clock and options."""
     outcome, begun = match.outcome(), match.begun()
     turn = match.board.turn if begun and outcome is None else None
-    text = (f'{{"version":{int(version)},"turn":{"null" if turn is None else int(turn)},"started":{"true" if begun else "false"},'
-            f'"players":{int(match.board.players)},"computer":[{",".join(str(int(s)) for s in sorted(match.computer))}]')
+    computer = ",".join(str(int(seat)) for seat in sorted(match.computer))
+    text = (f'{{"version":{int(version)},"turn":{"null" if turn is None else int(turn)},'
+            f'"started":{"true" if begun else "false"},"players":{int(match.board.players)},"computer":[{computer}]')
     if outcome is not None:
         text += ',"outcome":' + json.dumps({"winners": list(outcome.get("winners") or []),
                                             "reason": outcome.get("reason")})
