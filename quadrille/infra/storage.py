@@ -55,10 +55,10 @@ matches_table = Table(
     # Every write to the match bumps it (events, seats, pause): what a process that caches the match checks.
     Column("revision", Integer, nullable=False, server_default="0"),
     Column("paused", Boolean, nullable=False, server_default=false()),   # the computer waits (a demo's P key)
-    # What lists of games show (JSON, quadrille/matches/summary.py: whose turn, the outcome, the options, the
-    # seats' names, the computer's seats, the clock's deadline), written by the match service with every event
-    # in the append's own statement, and with a claimed seat: lists read it and never replay a match. NULL: a
-    # match of a release before it (migration 0008), summarised once when first met.
+    # What lists of games show (JSON, quadrille/matches/summary.py: the version it describes, whose turn, the
+    # outcome, the seats, the computer's seats, the clock's deadline), written by the match service with every
+    # event in the append's own statement, and with a claimed seat: lists read it and never replay a match. NULL
+    # (a match of a release before it, migration 0008) or of another version: summarised again when met.
     Column("summary", Text),
     # An anonymous import that nobody opened is deleted after this time (matches/retention.py); NULL: kept.
     Column("expires", Float),
@@ -336,7 +336,7 @@ class Storage:
                 return '{"move": ' + encode_basestring_ascii(move) + "}"  # what json.dumps writes
             return json.dumps(e.data)
         rows = []
-        for k, e in enumerate(events):
+        for e in events:
             rows.append((match_id, e.seq, e.kind, data(e), e.seat, e.at))
             pause()
         if self._events_positional:
