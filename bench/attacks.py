@@ -26,6 +26,7 @@ from tests.conftest import ServerProcess  # noqa: E402
 from tests.security.clients import SETUP, RawSocket, Victim, request  # noqa: E402
 from tests.security.conftest import run_attack  # noqa: E402
 from tests.security.test_socket_floods import flood, open_many  # noqa: E402
+from bench import costly  # noqa: E402
 
 
 def import_ltc(url, address):
@@ -91,6 +92,8 @@ def attacks(url):
     yield "500 deeply nested packets", flood, (url, "127.0.0.7", ["42" + "[" * 3000] * 500)
     yield "recent list, 50 calls", recent, (url, "127.0.0.8")
     yield "24 rated games resigned at move 0 by 3 alts", farm_ratings, (url, "127.0.0.10")
+    # issue 22's lists of long matches, imports, positions and default budgets (bench/costly.py)
+    yield from costly.attacks(url, costly.setup(url))
 
 
 def main() -> None:

@@ -45,6 +45,8 @@ from .web import (assets, http_api, inbox, learn, pages, player_pages, players_a
 from .web import refusal_log
 from .web.links import public_url
 from .matches.cache import MatchCache
+from .matches import summary
+from .matches.retention import Retention
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
@@ -168,6 +170,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.clocks"] = clocks
     app.extensions["quadrille.backends"] = [clocks, presence, leases, timers]  # closed at shutdown (app.py)
     clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
+    # Lists of games read summaries (matches/summary.py): an earlier release's matches are summarised in the
+    # background; unopened anonymous imports expire (matches/retention.py); by-name matches idle out.
+    summary.backfill(service, timers)
+    app.extensions["quadrille.retention"] = Retention(service, timers, config["IMPORT_RETENTION"], sleep=sleep)
+    service.name_idle = config["NAME_IDLE"]
 
     def health() -> tuple[dict, bool]:
         """For load balancers and checks: this process, its database and its queue, and whether both answer;

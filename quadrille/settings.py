@@ -63,9 +63,25 @@ DEFAULTS = {
     # Socket.IO connections: open at once per address (per process), and opened per address per minute.
     "CONNECTIONS_PER_ADDRESS": 600,
     "CONNECTION_RATE": "1200 per minute",
-    # HTTP requests per address to the JSON API, and matches created per address (by link, name or import).
-    "HTTP_RATE": "6000 per minute",
-    "MATCH_CREATION_RATE": "3000 per minute",
+    # HTTP requests per address to the JSON API, and matches created per address (by link, name or import):
+    # what one core serves besides everyone else. A request costs 1-5 ms of a core and a match made 2-4 ms, so
+    # one address may take a few percent of a core, and a NAT of a hundred players still plays (a page makes a
+    # few requests; bench/load.py's tables make 10 matches a minute each, from addresses of their own). The
+    # earlier 6,000 and 3,000 a minute let one address keep a core busy on its own.
+    "HTTP_RATE": "1200 per minute",
+    "MATCH_CREATION_RATE": "300 per minute",
+    # -- the work of imports and lists (issue 22) ------------------------------------------------------------
+    # Moves imported per address (POST /api/matches/import): an import replays every move through the engine
+    # and stores each (the longest Gamma record, 25,972 moves, takes 0.4 s of a core and 1.8 MB), so its moves
+    # are what it costs; a save file counts its size / 16 bytes before it is read (web/rate_limits.py). An hour's
+    # budget holds two of the longest records, or hundreds of real games.
+    "IMPORT_MOVES_RATE": "60000 per hour",
+    # Seconds an anonymous import that nobody opened, played or claimed is kept (matches/retention.py); None:
+    # for ever. The page that imports opens it at once; a script's imports nobody looks at go after a day.
+    "IMPORT_RETENTION": 86400.0,
+    # A match played by name gives its name up when it ends or when nothing happened in it for this many seconds
+    # (None: only when it ends), so that names cannot be taken in bulk by matches nobody plays.
+    "NAME_IDLE": 1800.0,
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",

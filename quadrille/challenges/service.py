@@ -171,8 +171,10 @@ class ChallengeService:
                 challenge_invitees_table.c.challenge_id == challenge_id)).all()
         return self._describe(row, invitees)
 
-    def _describe(self, row, invitees) -> dict:
-        names = self.accounts.names([row.challenger] + [i.account_id for i in invitees])
+    def _describe(self, row, invitees, names: dict | None = None) -> dict:
+        """A challenge as the API shows it; `names`: the accounts' names, when the caller read them already."""
+        if names is None:
+            names = self.accounts.names([row.challenger] + [i.account_id for i in invitees])
         return {
             "challenge": row.id, "game": row.game, "title": games.get(row.game).title,
             "options": json.loads(row.options), "clock": json.loads(row.clock) if row.clock else None,
@@ -183,17 +185,29 @@ class ChallengeService:
         }
 
     def listing(self, account) -> dict:
-        """{"incoming": challenges waiting for this account's answer, "outgoing": its own, the latest 50}."""
+        """{"incoming": challenges waiting for this account's answer, "outgoing": its own, the latest 50}: four
+        reads, whatever the number of challenges (each of them read alone took three)."""
         with self.reading() as conn:
             incoming_ids = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
                 challenge_invitees_table.c.account_id == account.id,
                 challenge_invitees_table.c.status == "pending")).scalars())
-            outgoing_ids = list(conn.execute(select(challenges_table.c.id).where(
+            outgoing = conn.execute(select(challenges_table).where(
                 challenges_table.c.challenger == account.id).order_by(challenges_table.c.updated.desc())
-                .limit(50)).scalars())
-        incoming = [c for c in (self.get(i) for i in incoming_ids) if c["status"] == "pending"]
-        return {"incoming": sorted(incoming, key=lambda c: -c["created"]),
-                "outgoing": [self.get(i) for i in outgoing_ids]}
+                .limit(50)).all()
+            incoming = conn.execute(select(challenges_table).where(
+                challenges_table.c.id.in_(incoming_ids), challenges_table.c.status == "pending")).all() \
+                if incoming_ids else []
+            ids = [row.id for row in outgoing] + [row.id for row in incoming]
+            invitees: dict[str, list] = {}
+            for invitee in (conn.execute(select(challenge_invitees_table).where(
+                    challenge_invitees_table.c.challenge_id.in_(ids)).order_by(
+                    challenge_invitees_table.c.challenge_id, challenge_invitees_table.c.account_id)) if ids else ()):
+                invitees.setdefault(invitee.challenge_id, []).append(invitee)
+        names = self.accounts.names({row.challenger for row in [*outgoing, *incoming]}
+                                    | {i.account_id for found in invitees.values() for i in found})
+        describe = lambda row: self._describe(row, invitees.get(row.id, []), names)  # noqa: E731
+        return {"incoming": sorted((describe(row) for row in incoming), key=lambda c: -c["created"]),
+                "outgoing": [describe(row) for row in outgoing]}
 
     # -- answering --------------------------------------------------------------------------------
     def _invitee(self, conn, row, account):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import time
+from json.encoder import encode_basestring_ascii
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -54,8 +55,16 @@ matches_table = Table(
     # Every write to the match bumps it (events, seats, pause): what a process that caches the match checks.
     Column("revision", Integer, nullable=False, server_default="0"),
     Column("paused", Boolean, nullable=False, server_default=false()),   # the computer waits (a demo's P key)
+    # What lists of games show (JSON, quadrille/matches/summary.py: the version it describes, whose turn, the
+    # outcome, the seats, the computer's seats, the clock's deadline), written by the match service with every
+    # event in the append's own statement, and with a claimed seat: lists read it and never replay a match. NULL
+    # (a match of a release before it, migration 0008) or of another version: summarised again when met.
+    Column("summary", Text),
+    # An anonymous import that nobody opened is deleted after this time (matches/retention.py); NULL: kept.
+    Column("expires", Float),
     Index("ix_matches_listed_updated", "listed", "updated"),
     Index("ix_matches_name_created", "name", "created"),  # find_by_name: the newest match of a name
+    Index("ix_matches_expires", "expires"),               # the retention's sweep: the imports due, by time
 )
 
 seats_table = Table(
@@ -98,6 +107,8 @@ clock_beat_table = Table(
     Column("at", Float, nullable=False),
 )
 
+EVENT_COLUMNS = ("match_id", "seq", "kind", "data", "seat", "at")
+EVENT_BATCH = 1000  # events of a long import written per transaction, the other clients served between two
 VISIBILITIES = ("private", "public", "open")
 LISTED = ("public", "open")  # the visibilities shown in the public list
 
@@ -110,7 +121,8 @@ def _summarised(appended):
     """The append as one statement on PostgreSQL: the match's summary updated from the event `appended` (a CTE
     that inserts it) inserted, in the same statement."""
     return (update(matches_table).where(matches_table.c.id == appended.c.match_id)
-            .values(version=appended.c.seq, updated=appended.c.at, revision=matches_table.c.revision + literal_column("1")))
+            .values(version=appended.c.seq, updated=appended.c.at, summary=bindparam("summary", type_=Text),
+                    revision=matches_table.c.revision + literal_column("1")))
 
 
 class RevisionMoved(Conflict):
@@ -150,6 +162,31 @@ class MatchRow:
     events: list[EventRow] = field(default_factory=list)
     revision: int = 0
     paused: bool = False
+    summary: str | None = None      # what lists show (JSON; matches/summary.py), written with the match
+    expires: float | None = None    # an anonymous import nobody opened goes after this (matches/retention.py)
+
+
+@dataclass
+class ListedRow:
+    """A match as lists of games read it: its row's own columns and its summary (JSON text, None for a match
+    of an earlier release), never its events."""
+    id: str
+    game: str
+    mode: str
+    options: dict
+    name: str | None
+    created: float
+    version: int
+    updated: float
+    visibility: str
+    revision: int
+    summary: str | None
+
+
+def _listed_row(row) -> ListedRow:
+    return ListedRow(id=row.id, game=row.game, mode=row.mode, options=json.loads(row.options), name=row.name,
+                     created=row.created, version=row.version, updated=row.updated, visibility=row.visibility,
+                     revision=row.revision, summary=row.summary)
 
 
 def _sqlite_pragmas(dbapi_connection, _record):
@@ -211,6 +248,10 @@ class Storage:
             self._summarise_sql, self._summarise_args = self._for_driver(self._summarise)
             self._guarded_sql, self._guarded_args = self._for_driver(self._summarise_guarded)
         self._revision_sql, self._revision_args = self._for_driver(self._revision)
+        self._events_sql, _ = self._for_driver(self._insert_event, list(EVENT_COLUMNS))
+        compiled = self._insert_event.compile(dialect=self.engine.dialect, column_keys=list(EVENT_COLUMNS))
+        self._events_positional = compiled.positional
+        assert not compiled.positional or tuple(compiled.positiontup) == EVENT_COLUMNS
         self._since_sql, self._since_args = self._for_driver(self._since)
 
     @classmethod
@@ -260,28 +301,55 @@ class Storage:
         self.engine.dispose()
 
     # -- writes -------------------------------------------------------------
-    def create_match(self, m: MatchRow) -> None:
+    def create_match(self, m: MatchRow, pause=None) -> None:
+        """Store a new match with its seats and events. `pause()`: lets the other clients be served now and then
+        (matches/pacing.py), called along a long import's events: those are written first, EVENT_BATCH a transaction
+        (one transaction of 25,000 events held the event loop for 0.1-0.2 s), and the match itself, its seats and
+        its last events in one transaction at the end, so that nobody sees the match before it is whole (a
+        process dying meanwhile leaves events of a match that does not exist, which nothing reads)."""
+        pause = pause or (lambda: None)
+        rows = self._event_rows(m.id, m.events, pause)
+        while len(rows) > EVENT_BATCH:
+            batch, rows = rows[:EVENT_BATCH], rows[EVENT_BATCH:]
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql(self._events_sql, batch)
+            pause()
         with self.engine.begin() as conn:
             conn.execute(insert(matches_table).values(
                 id=m.id, game=m.game, options=json.dumps(m.options), mode=m.mode, name=m.name,
                 meta=json.dumps(m.meta), created=m.created, version=max((e.seq for e in m.events), default=0),
                 visibility=m.visibility, listed=m.visibility in LISTED,
-                updated=max((e.at for e in m.events), default=m.created)))
+                updated=max((e.at for e in m.events), default=m.created), summary=m.summary, expires=m.expires))
             for s in m.seats:
                 conn.execute(insert(seats_table).values(
                     match_id=m.id, seat=s.seat, kind=s.kind, token_hash=s.token_hash, name=s.name,
                     claimed=s.claimed))
-            if m.events:
-                conn.execute(self._insert_event, [
-                    {"match_id": m.id, "seq": e.seq, "kind": e.kind, "data": json.dumps(e.data), "seat": e.seat,
-                     "at": e.at} for e in m.events])
+            if rows:  # the driver's executemany, as compiled once
+                conn.exec_driver_sql(self._events_sql, rows)
+
+    def _event_rows(self, match_id: str, events: list[EventRow], pause) -> list:
+        """Events as the driver takes them (tuples in column order, or dicts). A move's data, most of an
+        import, is written without the JSON encoder's own per-call cost (a quarter of a long import's time)."""
+        def data(e: EventRow) -> str:
+            move = e.data.get("move")
+            if e.kind == "move" and len(e.data) == 1 and isinstance(move, str):
+                return '{"move": ' + encode_basestring_ascii(move) + "}"  # what json.dumps writes
+            return json.dumps(e.data)
+        rows = []
+        for e in events:
+            rows.append((match_id, e.seq, e.kind, data(e), e.seat, e.at))
+            pause()
+        if self._events_positional:
+            return rows
+        return [dict(zip(EVENT_COLUMNS, row)) for row in rows]
 
     # The hot path, one per move: both statements are compiled once for this engine's dialect (in __init__) and
     # handed to the driver as they are. The UPDATE then adds about 10 us of CPU to an append that cost 65 us;
     # through Core it added 30-50 us (bench/storage.py).
     _insert_event = insert(events_table)
     _summarise = (update(matches_table).where(matches_table.c.id == bindparam("match_id"))
-                  .values(version=bindparam("seq"), updated=bindparam("at"), revision=matches_table.c.revision + literal_column("1")))
+                  .values(version=bindparam("seq"), updated=bindparam("at"), summary=bindparam("summary"),
+                          revision=matches_table.c.revision + literal_column("1")))
     _appended = (insert(events_table).values(match_id=bindparam("match_id"), seq=bindparam("seq"),
                                              kind=bindparam("kind"), data=bindparam("data"), seat=bindparam("seat"),
                                              at=bindparam("at"))
@@ -309,12 +377,15 @@ class Storage:
             return compiled.string, lambda values: tuple(values[key] for key in order)
         return compiled.string, lambda values: values
 
-    def append_event(self, match_id: str, e: EventRow, revision: int | None = None) -> None:
-        """Append one event and update the match's version and time with it; Conflict if its sequence number
-        is taken (a lost race), and then nothing changed. Given the `revision` the writer's copy of the match
-        holds, RevisionMoved (nothing written) if the match's revision moved since, without an event."""
+    def append_event(self, match_id: str, e: EventRow, revision: int | None = None,
+                     summary: str | None = None) -> None:
+        """Append one event and update the match's version, time and `summary` (what lists show after it; None:
+        unknown, summarised again when a list meets it) with it, in the same statement or transaction; Conflict
+        if its sequence number is taken (a lost race), and then nothing changed. Given the `revision` the
+        writer's copy of the match holds, RevisionMoved (nothing written) if the match's revision moved since,
+        without an event."""
         values = {"match_id": match_id, "seq": e.seq, "kind": e.kind, "data": json.dumps(e.data), "seat": e.seat,
-                  "at": e.at, "revision": revision}
+                  "at": e.at, "revision": revision, "summary": summary}
         if self._summarise_sql is None:
             import psycopg
             sql, args = ((self._append_sql, self._append_args) if revision is None
@@ -346,8 +417,10 @@ class Storage:
         with self.engine.begin() as conn:
             self._bump(conn, match_id, paused=paused)
 
-    def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None, at: float) -> bool:
-        """Give a free seat to a token; False if it was taken meanwhile."""
+    def claim_seat(self, match_id: str, seat: int, token_hash: str, name: str | None, at: float,
+                   summary: str | None = None) -> bool:
+        """Give a free seat to a token, and the match its `summary` after the claim (the claim that takes the
+        last seat begins the game); False if it was taken meanwhile."""
         with self.engine.begin() as conn:
             result = conn.execute(
                 update(seats_table)
@@ -356,7 +429,7 @@ class Storage:
                 .values(token_hash=token_hash, name=name, claimed=at))
             if result.rowcount != 1:
                 return False
-            self._bump(conn, match_id)
+            self._bump(conn, match_id, summary=summary)
             return True
 
     def update_seat(self, match_id: str, seat: SeatRow) -> None:
@@ -382,7 +455,7 @@ class Storage:
             meta=json.loads(row.meta or "{}"), created=row.created, visibility=row.visibility,
             seats=[SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed) for s in seats],
             events=[EventRow(e.seq, e.kind, json.loads(e.data), e.seat, e.at) for e in events],
-            revision=row.revision, paused=bool(row.paused))
+            revision=row.revision, paused=bool(row.paused), summary=row.summary, expires=row.expires)
 
     # The check and the catch-up in one statement (one snapshot, one round trip): the match's revision and
     # pause, and the events after `since`, if any (none: one row of NULLs beside them).
@@ -420,12 +493,61 @@ class Storage:
         return None if row is None else row[0]
 
 
-    def find_by_name(self, name: str) -> str | None:
-        """The newest match with this name, or None."""
+    def find_by_name(self, name: str) -> ListedRow | None:
+        """The newest match with this name (its row and summary, as lists read it), or None."""
         with self.reading() as conn:
-            row = conn.execute(select(matches_table.c.id).where(matches_table.c.name == name)
+            row = conn.execute(self._listed.where(matches_table.c.name == name)
                                .order_by(matches_table.c.created.desc()).limit(1)).first()
-        return row.id if row else None
+        return _listed_row(row) if row else None
+
+    # -- lists of games: rows and summaries, never events (matches/summary.py) ----------------------------
+    _listed = select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.options,
+                     matches_table.c.name, matches_table.c.created, matches_table.c.version, matches_table.c.updated,
+                     matches_table.c.visibility, matches_table.c.revision, matches_table.c.summary)
+
+    def listed(self, match_ids) -> dict[str, ListedRow]:
+        """The rows of these matches that exist, by primary key: what a list of games shows of each."""
+        match_ids = list(match_ids)
+        if not match_ids:
+            return {}
+        with self.reading() as conn:
+            return {row.id: _listed_row(row) for row in conn.execute(
+                self._listed.where(matches_table.c.id.in_(match_ids)))}
+
+    def seats_of_matches(self, match_ids) -> dict[str, list[SeatRow]]:
+        """The seats of these matches, in seat order, by the seats' primary key (for a list of games: who holds
+        which seat, and their names)."""
+        match_ids = list(match_ids)
+        if not match_ids:
+            return {}
+        found: dict[str, list[SeatRow]] = {}
+        with self.reading() as conn:
+            for s in conn.execute(select(seats_table).where(seats_table.c.match_id.in_(match_ids))
+                                  .order_by(seats_table.c.match_id, seats_table.c.seat)):
+                found.setdefault(s.match_id, []).append(SeatRow(s.seat, s.kind, s.token_hash, s.name, s.claimed))
+        return found
+
+    def set_summary(self, match_id: str, revision: int, summary: str) -> bool:
+        """Write the summary of a match that had none or an outdated one (an earlier release's), as of
+        `revision`: a write since (which wrote its own summary) wins. Not a change of the match: its revision
+        stays."""
+        with self.engine.begin() as conn:
+            return conn.execute(update(matches_table).where(
+                matches_table.c.id == match_id, matches_table.c.revision == revision)
+                .values(summary=summary)).rowcount == 1
+
+    def unsummarised(self, after: str = "", limit: int = 100) -> list[str]:
+        """Ids of matches without a summary, in id order after `after` (the start-up's backfill walks them a
+        batch at a time along the primary key)."""
+        with self.reading() as conn:
+            return list(conn.execute(select(matches_table.c.id).where(
+                matches_table.c.id > after, matches_table.c.summary.is_(None))
+                .order_by(matches_table.c.id).limit(limit)).scalars())
+
+    def keep(self, match_id: str) -> None:
+        """The match was opened: it never expires (matches/retention.py)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(expires=None))
 
     # The newest entries of ix_matches_listed_updated under listed: its cost does not grow with the number of
     # matches or events, listed or not.
@@ -436,13 +558,15 @@ class Storage:
                    .scalar_subquery())
     _recent = (select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.name,
                       matches_table.c.created, matches_table.c.version, matches_table.c.visibility,
-                      _free_seats.label("free_seats"))
+                      _free_seats.label("free_seats"), matches_table.c.revision, matches_table.c.summary)
                .where(matches_table.c.listed == true())
                .order_by(matches_table.c.updated.desc()).limit(bindparam("limit")))
 
     def recent_matches(self, limit: int = 20) -> list[dict]:
         """The most recently active listed matches, newest first: id, game, mode, name, created, version,
-        visibility, free_seats (the people's seats nobody holds). Unlisted matches (private ones, local, against the computer, embedded) never appear."""
+        visibility, free_seats (the people's seats nobody holds), and for the match service revision and summary
+        (matches/summary.py). Unlisted matches (private ones, local, against the computer, embedded) never
+        appear."""
         with self.reading() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
 

@@ -10,7 +10,7 @@ would be `flag:<match>:<version>`), so scheduling the same thing twice schedules
 
 Two implementations, chosen by the application factory:
 - `MemoryTimers`: a heap, and a background task that sleeps until the next deadline (it runs only while
-  deadlines are pending).
+  deadlines are pending). Cancelled keys leave the heap when they are most of it.
 - `RedisTimers`: one sorted set in Redis for the whole cluster (member: the key, score: when). Every process
   polls it; a due key is fired by the one process whose ZREM removed it, so it fires once, and a timer
   scheduled by a process that died meanwhile still fires in another.
@@ -26,6 +26,7 @@ from typing import Callable
 from .background import repeat
 
 log = logging.getLogger("quadrille")
+COMPACT_AT = 64  # dead heap entries tolerated before MemoryTimers compacts its heap
 
 
 class _Handlers:
@@ -52,6 +53,7 @@ class MemoryTimers(_Handlers):
         self.clock, self._spawn, self._sleep = clock, spawn, sleep
         self._heap: list[tuple[float, str]] = []
         self._when: dict[str, float] = {}
+        self._dead = 0  # heap entries of keys cancelled or scheduled again earlier: skipped when they come up
         self._running = False
         self._lock = threading.Lock()
 
@@ -59,6 +61,8 @@ class MemoryTimers(_Handlers):
         with self._lock:
             if key in self._when and self._when[key] <= when:
                 return
+            if key in self._when:
+                self._dead += 1  # the later entry of this key is skipped when it comes up
             self._when[key] = when
             heapq.heappush(self._heap, (when, key))
             start = not self._running and self._spawn is not None
@@ -69,7 +73,22 @@ class MemoryTimers(_Handlers):
     def cancel(self, *keys: str) -> None:
         with self._lock:
             for key in keys:
-                self._when.pop(key, None)  # its heap entry is skipped when it comes up
+                if self._when.pop(key, None) is not None:
+                    self._dead += 1
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop the entries of cancelled and superseded keys once they are most of the heap (a clock's flag is
+        cancelled and set again at every move: a correspondence game left hundreds of dead entries, each kept
+        until its time, days away). Linear in the heap, once per as many cancellations: amortised O(1)."""
+        if self._dead > COMPACT_AT and self._dead * 2 > len(self._heap):
+            self._heap = [(when, key) for key, when in self._when.items()]
+            heapq.heapify(self._heap)
+            self._dead = 0
+
+    def __len__(self) -> int:
+        """Entries in the heap, live or dead (what it holds in memory)."""
+        return len(self._heap)
 
     def fire_due(self) -> list[str]:
         now, due = self.clock(), []
@@ -79,6 +98,8 @@ class MemoryTimers(_Handlers):
                 if self._when.get(key) == when:
                     del self._when[key]
                     due.append(key)
+                else:
+                    self._dead = max(self._dead - 1, 0)
         if due:
             self._dispatch(due)
         return due

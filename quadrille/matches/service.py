@@ -26,9 +26,12 @@ from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
 from .. import names
-from . import holders, invites
+from . import holders, invites, summary
+from .checkpoint import Checkpoint
 from .offers import Offers, Situation
+from .pacing import Pacer
 from .cache import MatchCache
+from .positions import Positions
 from .timeouts import DisconnectTimeouts
 
 MODES = ("online", "local", "ai")
@@ -65,6 +68,7 @@ class Match:
     clock: ClockState | None = None                 # its clocks, if it has a time control (quadrille/clocks/)
     announced: int = -1                             # the last version this process broadcast (or created)
     accounts: set = field(default_factory=set)      # the seats accounts hold (holders.py), marked in the STATE
+    line: int = 0                                   # the current line: the event that last rewound or reset it
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -170,9 +174,12 @@ class MatchService:
         storage, so a cached match is checked against storage's revision before each use (and catches up).
         `clocks`: the clocks service (quadrille/clocks/; default: wall-clock time, its timers in memory)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
+        self.import_retention = None  # seconds an unopened anonymous import is kept (retention.py); None: for ever
+        self.name_idle = None  # seconds after which an idle match's name is free again (join_by_name); None: never
         self.presence = presence or Presence(clock=clock)
         self.vote_ttl = vote_ttl
         self.clock = clock
+        self._pacer = lambda: Pacer(sleep)  # a long replay (an import, a match loaded) lets the others be served
         self.checked = checked
         self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
                                            on_due=self._announce_away, timers=timers)
@@ -181,6 +188,7 @@ class MatchService:
         self.clocks.on_flag = self._check_flag
         self.listener = listener or (lambda match_id, event, payload: None)
         self._cache = cache if cache is not None else MatchCache()
+        self.positions = Positions(pacer=self._pacer)  # boards along each line: stepping through replays little
         self._cache_lock = threading.Lock()
         self._name_lock = threading.Lock()
         # Whether a guest's seat name looks like an account's (names.py): the factory's, on the accounts' table
@@ -244,6 +252,14 @@ class MatchService:
             self._cache.put(match.id, fresh)
         return fresh
 
+    def forget(self, match_ids) -> None:
+        """Matches deleted from storage (retention.py): out of this process's memory too."""
+        with self._cache_lock:
+            for match_id in match_ids:
+                self._cache.pop(match_id, None)
+        for match_id in match_ids:
+            self.positions.forget(match_id)
+
     def _began(self, row: MatchRow) -> float:
         """When a match loaded from storage began, on the service's clock: the stored time (the last seat's
         claim, its start, or its creation) where the clock is wall-clock time, shared by processes; a
@@ -260,9 +276,11 @@ class MatchService:
                       paused=row.paused, revision=row.revision,
                       clock=self.clocks.new_state(row.meta.get("clock"), len(row.seats)),
                       accounts=holders.load(self.storage, row.id))
+        pace = self._pacer()
         for event in row.events:
             self._apply(match, event)
             match.version = event.seq
+            pace()
         match.began_at = self._began(row)  # the events' own times were the service's clock's while replaying
         return match
 
@@ -278,7 +296,7 @@ class MatchService:
             while len(match.board.moves) > data["to"]:
                 match.board.pop()
             del match.move_seats[data["to"]:]
-            match.result = None
+            match.result, match.line = None, event.seq
             match.offers.rewound()
         elif kind == "resign":
             seats = range(1, match.board.players + 1)
@@ -297,7 +315,7 @@ class MatchService:
             if options != match.row.options:
                 match.row.options = options
                 match.__dict__.pop("move_limit", None)  # the limit follows the options
-                match.board = games.get(match.row.game).new(**options)
+                match.board, match.line = games.get(match.row.game).new(**options), event.seq
             match.row.seats = [s for s in match.row.seats if s.seat <= match.board.players]
             match.__dict__.pop("seat_names", None)
             match.began_at = min(self.clock(), event.at)  # (a monotonic clock cannot read a stored time)
@@ -343,12 +361,17 @@ class MatchService:
         # another process moves the revision without an event, and a copy from before it must not let the
         # retired token play (play then tries again on a copy caught up).
         guard = match.revision if self.checked and match.revision >= 0 else None
+        # Applied first, so that the write carries what lists show after it (summary.py); put back if it fails.
+        saved = Checkpoint(match, kind)
         try:
-            self.storage.append_event(match.id, event, revision=guard)
+            self._apply(match, event)
+            self.storage.append_event(match.id, event, revision=guard, summary=summary.summarise(match, event.seq))
         except RevisionMoved:
+            saved.restore(match)
             match.revision = -1
             raise CopyBehind(409, "stale-version", "The match changed meanwhile; reload and try again.")
         except Conflict:
+            saved.restore(match)
             # Another process or a stale cache entry wrote first: catch up (checked) or reload, and let the
             # client retry.
             if self.checked:
@@ -357,8 +380,10 @@ class MatchService:
                 with self._cache_lock:
                     self._cache.pop(match.id, None)
             raise ServiceError(409, "stale-version", "The match changed meanwhile; reload and try again.")
+        except BaseException:
+            saved.restore(match)
+            raise
         match.revision += 1
-        self._apply(match, event)
         match.version = event.seq
         match.row.events.append(event)
         if match.clock is not None:
@@ -465,31 +490,43 @@ class MatchService:
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human",
                 "account": s.seat in match.accounts}
 
-    def state_and_seats(self, match_id, token) -> tuple[dict, list[int]]:
-        """The STATE and the seats a token holds in it, from one look at the match (a list of games)."""
-        match = self._get(match_id)
+    def summary_now(self, match_id) -> tuple[str, int]:
+        """The match's summary (summary.py) and revision, for a match stored without one: from its cached copy,
+        or replayed once without taking a place in the cache (the start-up's backfill meets every old match)."""
+        with self._cache_lock:
+            cached = self._cache.peek(match_id) is not None
+        if cached:
+            match = self._get(match_id)  # (caught up with storage first, with several processes)
+        else:
+            row = self.storage.load_match(match_id) if isinstance(match_id, str) else None
+            if row is None:
+                raise not_found()
+            match = self._replay(row)
         with match.lock:
-            return self._state(match), match.seats_of(token)
+            return summary.summarise(match, match.version), match.revision
 
     def seats_of(self, match_id, token, seen: bool = False) -> list[int]:
         """The seats a token holds; `seen`: the player acted over HTTP, so they count as present a while."""
-        seats = self._get(match_id).seats_of(token)
+        match = self._get(match_id)
+        seats = match.seats_of(token)
+        if seats and match.row.expires is not None:  # its player opened an import: it is kept (retention.py)
+            match.row.expires = None
+            self.storage.keep(match.id)
         if seen and seats:
             self.presence.seen(match_id, seats)
         return seats
 
     def position(self, match_id, ply) -> dict:
-        """The position after `ply` moves of the current line: for stepping through a game."""
+        """The position after `ply` moves of the current line: for stepping through a game (positions.py: from
+        the nearest board kept along the line, never a replay from the start)."""
         match = self._get(match_id)
         ply = _int(ply, "ply", optional=False)
         with match.lock:
             moves = list(match.board.moves)
-            options = dict(match.row.options)
+            options, line = dict(match.row.options), (match.id, match.line)
         if not 0 <= ply <= len(moves):
             raise bad_request(f"ply must be from 0 to {len(moves)}.")
-        board = games.get(match.row.game).new(**options)
-        for move in moves[:ply]:
-            board.push(move)
+        board = self.positions.board_at(line, match.row.game, options, moves, ply)
         return {"match": match.id, "ply": ply, "plies": len(moves), "view": board.view(),
                 "turn": board.turn, "moves": moves[:ply]}
 
@@ -511,33 +548,20 @@ class MatchService:
     def recent(self, limit: int = 20) -> list[dict]:
         """The listed matches, newest first. `free_seats` counts the seats anyone may take now from the list:
         an open match's free seats while it may still be joined (not over, and not a match its creator has
-        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite)."""
-        matches = self.storage.recent_matches(limit)
-        for entry in matches:
-            if entry["visibility"] != "open" or not entry["free_seats"] or not self._joinable(entry["id"]):
-                entry["free_seats"] = 0
-        return matches
-
-    def _joinable(self, match_id) -> bool:
-        """Whether a free seat of this match may still be claimed (claim() refuses the others)."""
-        try:
-            match = self._get(match_id)
-        except ServiceError:
-            return False
-        with match.lock:
-            if match.outcome() is not None:
-                return False
-            return not (match.started and _needs_start(games.get(match.row.game), match.row.mode))
+        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite). From the
+        matches' rows and summaries (summary.py), never a replay."""
+        return summary.recent(self, self.storage.recent_matches(limit), _needs_start)
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
-               player=None, moves=(), owner=None, visibility=None, token=None, clock=None) -> dict:
+               player=None, moves=(), owner=None, visibility=None, token=None, clock=None, imported=False) -> dict:
         """A new match; the creator holds `seats` (default [1]; every seat when local). `owner`: the
         creator's address, counted against its cap of matches against the computer. `visibility`: private
         (default), public or open (invites.py); an online match's answer carries `invite_secret`, the secret
         that lets a friend take a free seat. `token`: the token to hold the seats with (an account's seat key,
         see accounts/), else a new one. `clock`: its time control (clocks/control.py: None,
-        {"kind": "realtime", "minutes", "increment"} or {"kind": "correspondence", "days"})."""
+        {"kind": "realtime", "minutes", "increment"} or {"kind": "correspondence", "days"}). `imported`: an
+        anonymous import, deleted after `import_retention` seconds unless someone opens it (retention.py)."""
         game = self._game(game_name)
         if options is not None and not isinstance(options, dict):
             raise bad_request("options must be an object.", "bad-options")
@@ -558,11 +582,13 @@ class MatchService:
         if len(moves) > limit:
             raise bad_request(f"This record has {len(moves)} moves; a game of {game.title} with these options "
                               f"lasts at most {limit}.", "bad-record")
+        pace = self._pacer()
         for i, move in enumerate(moves):
             try:
                 board.push(move)
             except IllegalMove as exc:
                 raise bad_request(f"Move {i + 1} ({move!r}) is illegal: {exc.reason}", "bad-record")
+            pace()
         if moves and _needs_start(game, mode):
             raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
 
@@ -573,9 +599,10 @@ class MatchService:
                              claimed=now if seat in held else None)
                      for seat in range(1, board.players + 1)]
         secret, invite_hash = invites.new_invite()
+        expires = now + self.import_retention if imported and self.import_retention else None
         match = self._insert(game, board, mode, name.lower() if name else None, seat_rows, computer, owner=owner,
                              visibility=visibility, invite_hash=invite_hash,
-                             clock=control.to_dict() if control else None)
+                             clock=control.to_dict() if control else None, expires=expires)
         mine = [s for s in held if s not in computer]
         if by_account:
             match.accounts.update(mine)
@@ -588,7 +615,7 @@ class MatchService:
 
     def _insert(self, game: games.Game, board, mode: str, name: str | None, seats: list[SeatRow],
                 computer: dict, started: bool | None = None, owner=None, visibility: str = "private",
-                invite_hash: str | None = None, clock: dict | None = None) -> Match:
+                invite_hash: str | None = None, clock: dict | None = None, expires: float | None = None) -> Match:
         """Store a new match whose seats are already decided, cache it, and let the computer start.
         `started`: a match that would wait for its creator's start may begin at once (a rematch).
         `owner`: the creator's address, counted against its cap of matches against the computer.
@@ -605,16 +632,19 @@ class MatchService:
                        name=name, created=now, seats=seats, meta=meta, visibility=visibility)
         if computer:
             self._admit_computer(row.id, owner)
-        row.events = [EventRow(seq=i + 1, kind="move", data={"move": m}, seat=None, at=now)
-                      for i, m in enumerate(board.moves)]
+        row.events, pace = [], self._pacer()
+        for i, move in enumerate(board.moves):  # an import's moves: the others are served meanwhile
+            row.events.append(EventRow(seq=i + 1, kind="move", data={"move": move}, seat=None, at=now))
+            pace()
         waits = _needs_start(game, mode)
         if waits and started:
             row.events.append(EventRow(seq=len(row.events) + 1, kind="start", data={"options": {}}, seat=1, at=now))
-        self.storage.create_match(row)
         match = Match(row=row, board=board, version=len(row.events), started=not waits or bool(started),
                       waits_for_seats=_waits_for_seats(game, mode), began_at=self.clock(),
                       move_seats=[None] * len(board.moves), computer=computer,
                       clock=self.clocks.new_state(clock, len(seats)))
+        row.summary, row.expires = summary.summarise(match, match.version), expires
+        self.storage.create_match(row, pause=pace)
         if clock:
             self.clocks.arm(match)  # its row in the clocks table, before anything runs
         match.announced = match.version
@@ -713,11 +743,18 @@ class MatchService:
             trusted_token, token, now = token is not None, token or new_token(), time.time()
             target = free[0]
             name = player or f"Player {target.seat}"
-            if not self.storage.claim_seat(match.id, target.seat, hash_token(token), name, now):
+            before, claimed = (target.token_hash, target.name, target.claimed), False
+            target.token_hash, target.name, target.claimed = hash_token(token), name, now  # the summary after it
+            try:
+                claimed = self.storage.claim_seat(match.id, target.seat, target.token_hash, name, now,
+                                                  summary=summary.summarise(match, match.version))
+            finally:
+                if not claimed:
+                    target.token_hash, target.name, target.claimed = before
+            if not claimed:
                 match.revision = -1  # taken through another process: catch up on the next request
                 raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
             match.revision += 1
-            target.token_hash, target.name, target.claimed = hash_token(token), name, now
             if trusted_token:
                 match.accounts.add(target.seat)
             self.presence.seen(match.id, [target.seat])
@@ -730,8 +767,10 @@ class MatchService:
     def join_by_name(self, name, game_name, options=None, player=None, clock=None) -> dict:
         """Both players type the same match name: the first creates it (and moves first), the second joins.
 
-        Anyone arriving later watches. A finished match's name can be used again for a new match. `clock`:
-        the time control of a match this creates (checked either way; one that is joined keeps its own).
+        Anyone arriving later watches. A name is free again for a new match once its match has ended or has
+        idled (nothing happened in it) for `name_idle` seconds, so names cannot be held by matches nobody
+        plays. `clock`: the time control of a match this creates (checked either way; one that is joined keeps
+        its own).
         """
         self.clocks.parse(clock, "online")
         name = _clean_name(name, "match name")
@@ -740,18 +779,15 @@ class MatchService:
         key = name.lower()
         with self._name_lock:
             existing = self.storage.find_by_name(key)
-            if existing is not None:
-                match = self._get(existing)
-                if match.outcome() is None:
-                    if match.row.game != game_name:
-                        raise ServiceError(409, "name-taken",
-                                           f"The match name {name!r} is in use for another game.")
-                    try:
-                        return {**self._claim(existing, player=player, trusted=True), "created": False}
-                    except ServiceError as exc:
-                        if exc.error != "no-free-seat":
-                            raise
-                        return {"match": existing, "seat": None, "seats": [], "token": None, "created": False}
+            if existing is not None and summary.name_in_use(self, existing, self.name_idle):
+                if existing.game != game_name:
+                    raise ServiceError(409, "name-taken", f"The match name {name!r} is in use for another game.")
+                try:
+                    return {**self._claim(existing.id, player=player, trusted=True), "created": False}
+                except ServiceError as exc:
+                    if exc.error != "no-free-seat":
+                        raise
+                    return {"match": existing.id, "seat": None, "seats": [], "token": None, "created": False}
             return self.create(game_name, options, "online", name=name, player=player, clock=clock)
 
     def hand_over(self, match_id, token, new_token_, name=None) -> list[int]:
@@ -1263,7 +1299,8 @@ class MatchService:
             board = fmt.load(text)
         except (ValueError, IllegalMove, KeyError, IndexError, RecursionError) as exc:
             raise bad_request(f"This .{extension} file cannot be read: {exc}", "bad-record")
-        return self.create(game.name, dict(board.options), mode, player=player, moves=list(board.moves))
+        return self.create(game.name, dict(board.options), mode, player=player, moves=list(board.moves),
+                           imported=True)
 
     def export_file(self, match_id, extension) -> str:
         match = self._get(match_id)
@@ -1284,7 +1321,7 @@ class MatchService:
             raise bad_request(f"This is not a {RECORD_FORMAT} file.", "bad-record")
         try:
             return self.create(record.get("game"), record.get("options") or {}, mode, player=player,
-                               moves=moves)
+                               moves=moves, imported=True)
         except ServiceError as exc:
             if exc.error in ("bad-options", "unknown-game"):
                 raise bad_request(exc.reason, "bad-record")

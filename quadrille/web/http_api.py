@@ -105,7 +105,9 @@ def join_by_name():
 
 @bp.post("/matches/import")
 def import_match():
-    """A Quadrille record (JSON), or with ?format=<extension> a game's own save file as the raw body."""
+    """A Quadrille record (JSON), or with ?format=<extension> a game's own save file as the raw body. Its moves
+    count against the address's budget of imported moves (web/rate_limits.py); an import nobody opens is deleted
+    after IMPORT_RETENTION."""
     mode, player = request.args.get("mode", "local"), request.args.get("player")
     if request.args.get("format", "json") != "json":
         text = request.get_data(as_text=True)
@@ -120,6 +122,7 @@ def import_match():
                               "record. Saves of the original games are .ltc (Lattice) and .twr (Towers) files.",
                               "bad-record")
         created = service().import_record(record, mode=mode, player=player)
+    current_app.extensions["quadrille.retention"].imported()  # deleted unless opened (matches/retention.py)
     return jsonify(with_links(created)), 201
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 from flask import Flask, request
 from flask_limiter import Limiter
 
+import games
+
 from ..accounts.login_budget import LoginBudget
 from ..infra.addresses import address_key
 from ..infra.limits import counter_storage_uri
@@ -50,6 +52,7 @@ def install(app: Flask, storage_options: dict | None = None) -> Limiter:
     wrap(app, limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match"), MATCH_CREATING_ENDPOINTS)
     wrap(app, limiter.shared_limit(config["LEARN_RATE"], scope="learn"), LEARN_ENDPOINTS)
     install_account_budgets(app, limiter)
+    install_import_budget(app, limiter)
     return limiter
 
 
@@ -74,3 +77,36 @@ def install_account_budgets(app: Flask, limiter: Limiter) -> None:
 def account_acting() -> str:
     account = current_account(required=False)
     return f"account:{account.id}" if account is not None else "none"
+
+
+# -- the work of imports: moves, not requests ---------------------------------------------------------------
+# An import replays every move of its record through the engine and stores each, so a request's cost is its
+# moves: the budget per address (IMPORT_MOVES_RATE) counts them, before anything is replayed (a refusal costs
+# nothing). A JSON record counts its list of moves; a save file (.twr, .ltc) is counted by its size before it
+# is read, one move per SAVE_BYTES_PER_MOVE bytes (a Towers action takes 17 bytes or less in a real save).
+SAVE_BYTES_PER_MOVE = 16
+
+
+def install_import_budget(app: Flask, limiter: Limiter) -> None:
+    moves = limiter.shared_limit(app.config["IMPORT_MOVES_RATE"], scope="import-moves", cost=imported_moves)
+    app.view_functions["api.import_match"] = moves(app.view_functions["api.import_match"])
+
+
+def imported_moves() -> int:
+    """What an import request will cost, in moves (at least 1). A record longer than its game's move limit is
+    refused before any move is replayed (the match service checks its length first): it costs 1."""
+    if request.args.get("format", "json") != "json":
+        return max(1, (request.content_length or 0) // SAVE_BYTES_PER_MOVE)
+    try:
+        body = request.get_json(silent=True) if request.is_json else None
+    except RecursionError:  # refused by the view as it is: nothing to replay
+        body = None
+    moves = body.get("moves") if isinstance(body, dict) else None
+    if not isinstance(moves, list):
+        return 1
+    try:
+        options = body.get("options") or {}
+        limit = games.get(body.get("game")).move_limit(options if isinstance(options, dict) else {})
+    except (KeyError, TypeError, ValueError):  # no such game, or bad options: refused before any replay
+        return 1
+    return 1 if len(moves) > limit else max(1, len(moves))

@@ -15,7 +15,10 @@ from tests.conftest import drop_database, service_directory
 
 # Quicker than the defaults, so that a death is noticed within seconds of the test's time.
 SETTINGS = {"PRESENCE_TTL": 3.0, "LEASE_TTL": 3.0, "TAKEOVER_INTERVAL": 1.0, "PRESENCE_INTERVAL": 0.05,
-            "COMPUTER_WORKERS": 1}
+            "COMPUTER_WORKERS": 1,
+            # the players of tests/cluster/players.py play up to 100 tables from one address, making ~900
+            # matches a minute: far more than the defaults let one address make
+            "MATCH_CREATION_RATE": "3000 per minute", "HTTP_RATE": "6000 per minute"}
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0009", "0010"]
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """
@@ -96,12 +96,13 @@ def test_a_database_of_the_first_release_is_upgraded_in_place(release_copy):
     assert len(loaded.events) == recent[1]["version"] > 0 and loaded.seats and loaded.visibility == "private"
     storage.close()
     for table, old in before.items():
-        added = ("version", "updated", "visibility", "listed", "revision", "paused")
+        added = ("version", "updated", "visibility", "listed", "revision", "paused", "summary", "expires")
         columns = ", ".join(c.name for c in metadata.tables[table].columns if c.name not in added)
         assert rows(release_copy, table, columns) == old, table
     assert set(rows(release_copy, "matches", "visibility, listed")) == {("private", 0)}
     assert set(rows(release_copy, "matches", "revision, paused")) == {(0, 0)}  # 0005
     assert rows(release_copy, "clocks") == [] and rows(release_copy, "clock_beat") == []  # 0007: no clocks yet
+    assert set(rows(release_copy, "matches", "summary, expires")) == {(None, None)}  # 0008: summarised at start-up
     # the summary columns (0002) made the release's recent list from the events, as it was
     with connect(release_copy) as conn:
         listed = [dict(zip(("id", "game", "mode", "name", "created", "version"), r)) for r in conn.execute(
@@ -157,7 +158,7 @@ def test_events_keep_the_summary_and_the_recent_list_follows_activity(tmp_path):
         storage.append_event("m1", EventRow(2, "move", {"move": "left"}, 2, 60.0))
     assert storage.recent_matches(1) == [{"id": "m0", "game": "trails", "mode": "online", "name": None,
                                           "created": 10.0, "version": 1, "visibility": "public",
-                                          "free_seats": 0}]  # no seat rows here
+                                          "free_seats": 0, "revision": 1, "summary": None}]  # no seat rows here
     storage.append_event("secret", EventRow(1, "move", {"move": "right"}, 1, 70.0))
     assert storage.recent_matches(1)[0]["id"] == "m0"  # a private match's activity does not list it
     summary = {r[0]: r[1:] for r in rows(tmp_path / "recent.db", "matches", "id, version, updated")}
@@ -217,24 +218,29 @@ def test_an_appended_event_touches_one_match_row_by_its_key(busy):
     plan = plans(busy, lambda: busy.append_event("m007", EventRow(7, "move", {"move": "up"}, 2, 1000.0)))
     assert plan == {
         "INSERT INTO events (match_id, seq, kind, data, seat, at) VALUES (?, ?, ?, ?, ?, ?)": [],
-        "UPDATE matches SET version=?, updated=?, revision=(matches.revision + 1) WHERE matches.id = ?":
+        "UPDATE matches SET version=?, updated=?, revision=(matches.revision + 1), summary=? WHERE matches.id = ?":
             ["SEARCH matches USING INDEX sqlite_autoindex_matches_1 (id=?)"]}
     assert busy.recent_matches(1)[0] == {"id": "m007", "game": "trails", "mode": "online", "name": "name 7",
-                                         "created": 7.0, "version": 7, "visibility": "public", "free_seats": 1}
+                                         "created": 7.0, "version": 7, "visibility": "public", "free_seats": 1,
+                                         "revision": 1, "summary": None}
 
 
 def test_every_other_per_request_query_finds_its_rows_through_a_key_or_an_index(busy):
     seen = {}
     for call in (lambda: busy.find_by_name("friday"), lambda: busy.load_match("m150"),
                  lambda: busy.claim_seat("m150", 2, "t" * 64, "Bob", 5.0),
-                 lambda: busy.update_seat("m150", SeatRow(2, "ai"))):
+                 lambda: busy.update_seat("m150", SeatRow(2, "ai")),
+                 lambda: busy.listed(["m007", "m150", "m299"]), lambda: busy.seats_of_matches(["m007", "m150"]),
+                 lambda: busy.set_summary("m007", 0, "{}")):
         seen.update(plans(busy, call))
-    assert len(seen) == 7  # claim_seat and update_seat bump the revision with one statement
+    assert len(seen) == 11  # claim_seat (with the summary) and update_seat bump the revision with one statement
     for sql, plan in seen.items():
         assert len(plan) == 1 and plan[0].startswith("SEARCH ") and " USING " in plan[0], (sql, plan)
-    assert seen["SELECT matches.id FROM matches WHERE matches.name = ? ORDER BY matches.created DESC LIMIT ? OFFSET ?"] \
-        == ["SEARCH matches USING INDEX ix_matches_name_created (name=?)"]  # no sort of its 100 matches
-    assert busy.find_by_name("friday") == "m297" and busy.find_by_name("nobody") is None
+    by_name = [plan for sql, plan in seen.items() if "WHERE matches.name = ?" in sql]
+    assert by_name == [["SEARCH matches USING INDEX ix_matches_name_created (name=?)"]]  # no sort of its 100 matches
+    assert busy.find_by_name("friday").id == "m297" and busy.find_by_name("nobody") is None
+    assert sorted(busy.listed(["m007", "m150", "nope"])) == ["m007", "m150"]
+    assert [s.seat for s in busy.seats_of_matches(["m007"])["m007"]] == [1, 2]
 
 
 def test_the_command_line_goes_down_and_up_again(release_copy):

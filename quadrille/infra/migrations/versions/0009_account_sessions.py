@@ -1,7 +1,7 @@
 """Account sessions on the server, API tokens' last use, and account ids that are never reused.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-02
 
 - `account_sessions`: a row per logged-in browser. The session cookie names a random session id whose
@@ -20,7 +20,7 @@ from alembic import op
 import sqlalchemy as sa
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
