@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from flask import Flask, request
 from flask_limiter import Limiter
+from limits.storage import MemoryStorage
 
 import games
 
@@ -69,8 +70,9 @@ def install_account_budgets(app: Flask, limiter: Limiter) -> None:
     wrap(app, limiter.shared_limit(config["PASSWORD_CHECK_RATE"], scope="own-password", key_func=account_acting,
                                    exempt_when=lambda: current_account(required=False) is None),
          OWN_PASSWORD_ENDPOINTS)
+    # (with the budgets off, Flask-Limiter makes no storage, and the login budget admits every attempt)
     app.extensions["quadrille.login_budget"] = LoginBudget(
-        limiter.storage, per_name=config["LOGIN_NAME_RATE"], per_device=config["LOGIN_DEVICE_RATE"],
+        limiter.storage if config["RATELIMIT_ENABLED"] else MemoryStorage(), per_name=config["LOGIN_NAME_RATE"], per_device=config["LOGIN_DEVICE_RATE"],
         slow=config["LOGIN_SLOW_RATE"], enabled=config["RATELIMIT_ENABLED"])
 
 
