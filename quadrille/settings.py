@@ -77,6 +77,14 @@ DEFAULTS = {
     # Socket.IO connections: open at once per address (per process), and opened per address per minute.
     "CONNECTIONS_PER_ADDRESS": 600,
     "CONNECTION_RATE": "1200 per minute",
+    # Sockets of one address watching one match (players included): each one is sent every broadcast of the
+    # match, so one address could make each move cost hundreds of sends. A family or a class behind one NAT
+    # watching one game stays under it.
+    "WATCHERS_PER_ADDRESS": 30,
+    # Messages waiting to be sent to one socket: a client that does not read what it is sent (its connection
+    # full) is disconnected past this, instead of the server keeping every STATE for it. A page that was asleep
+    # reconnects and gets the newest STATE.
+    "SOCKET_SEND_QUEUE": 100,
     # HTTP requests per address to the JSON API, and matches created per address (by link, name or import).
     "HTTP_RATE": "6000 per minute",
     "MATCH_CREATION_RATE": "3000 per minute",
