@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Callable
 
 import socketio
@@ -39,6 +40,7 @@ RESERVED_EVENTS = frozenset({"connect", "connect_error", "disconnect", "disconne
 # The acknowledgement id of an event: `2[/namespace,]<id>[...]`, or `5<attachments>-[/namespace,]<id>[...]`.
 _EVENT_ID = re.compile(r"(?:2|5\d{1,9}-)(?:/[^,]{0,100},)?(\d{1,15})(?!\d)")
 BINARY_PACKETS = ("5", "6")  # an event, or an acknowledgement, with binary attachments to follow
+BROADCAST_SLICE = 0.01  # seconds a broadcast writes to its receivers itself before queueing for the rest
 
 
 def warn_once(environ: dict, what: str) -> None:
@@ -61,6 +63,7 @@ class GuardedServer(socketio.Server):
     should_close: Callable[[str], bool] = staticmethod(lambda sid: False)
     send_queue_limit: int | None = None  # messages waiting to be sent to one socket, at most
     _last_broadcast = None  # the Engine.IO packet of the broadcast under way, framed once for all its receivers
+    _broadcast_until = 0.0  # until when that broadcast writes to its receivers itself
 
     # -- packets -------------------------------------------------------------------------------------
     def _handle_eio_message(self, eio_sid, data):
@@ -138,21 +141,25 @@ class GuardedServer(socketio.Server):
         if eio_pkt is not self._last_broadcast and not eio_pkt.binary:
             eio_pkt.encode_cache = SharedText(eio_pkt.encode())
             self._last_broadcast = eio_pkt
-        self._deliver(eio_sid, eio_pkt)
+            self._broadcast_until = time.monotonic() + BROADCAST_SLICE
+        # Past its slice, a broadcast to a crowd goes through the receivers' queues: their writers take turns
+        # with everyone else, instead of this one greenlet writing to all of them in a row.
+        self._deliver(eio_sid, eio_pkt, at_once=time.monotonic() < self._broadcast_until)
 
     def _send_packet(self, eio_sid, pkt):
         encoded = pkt.encode()
         for text in encoded if isinstance(encoded, list) else [encoded]:
             self._deliver(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, text))
 
-    def _deliver(self, eio_sid, eio_pkt) -> None:
+    def _deliver(self, eio_sid, eio_pkt, at_once: bool = True) -> None:
         """Send a packet to one socket: at once over its WebSocket when nothing else waits to go to it (no queue,
-        no writer to wake), else through its queue, which may hold `send_queue_limit` packets at most."""
+        no writer to wake), else through its queue, which may hold `send_queue_limit` packets at most. A socket
+        with packets waiting gets every later one through its queue too, so packets never overtake each other."""
         session = self.eio.sockets.get(eio_sid)
         if session is None or session.closed or not session.check_ping_timeout():
             return  # gone, or found gone now (a client that stopped answering pings: the session closed)
         waiting = session.queue.qsize()
-        if not waiting and session.upgraded and not eio_pkt.binary:
+        if at_once and not waiting and session.upgraded and not eio_pkt.binary:
             websocket = (self.environ.get(eio_sid) or {}).get("quadrille.websocket")
             writer = websocket._writer if websocket is not None else None
             if writer is not None:
