@@ -34,6 +34,7 @@ MAX_HEADER_LINE = 8192
 MAX_HEADERS = 100          # as http.client and the standard library's servers
 MAX_HEAD_BYTES = 64 << 10  # the request line and every header together
 BODY_CHUNK = 64 << 10
+REFUSALS_IN_A_ROW = 16  # connections refused at accept before the event loop serves everyone else again
 
 
 @dataclass(frozen=True)
@@ -277,13 +278,14 @@ def gevent_server(sock, app, limits: ConnectionLimits):
 
     class Server(WSGIServer):
         def do_read(self):
-            while True:  # a refused connection is closed here; the next one waiting is taken at once
+            for _ in range(REFUSALS_IN_A_ROW):  # refused connections are closed here, a few at a time
                 accepted = super().do_read()
                 if accepted is None:
                     return None
                 peer = admit(limits.gate, *accepted)
                 if peer is not None:
                     return accepted[0], peer
+            return None  # the rest of a flood waits for the next turn of the loop: everyone else goes first
 
         def do_close(self, sock, peer):
             limits.gate.release(peer.ticket)
@@ -306,6 +308,7 @@ class GatedListener:
         import errno
 
         import eventlet
+        refused = 0
         while True:
             try:
                 client, address = self._sock.accept()
@@ -317,6 +320,9 @@ class GatedListener:
             peer = admit(self._gate, client, address)
             if peer is not None:
                 return client, peer
+            refused += 1
+            if refused % REFUSALS_IN_A_ROW == 0:
+                eventlet.sleep(0)  # a flood of refused connections waits its turn: everyone else goes first
 
 
 def eventlet_protocol(limits: ConnectionLimits):
