@@ -330,8 +330,22 @@ def eventlet_protocol(limits: ConnectionLimits):
     import eventlet
     from eventlet import wsgi
 
+    error_log = ServerErrorLog()
+
     class Protocol(wsgi.HttpProtocol):
         head: bytes | None = b""
+
+        def log_message(self, format, *args):  # the standard library's error lines, as gevent's (ServerErrorLog)
+            error_log.write(f"(from {self.client_address[0]}) {format % args}")
+
+        def send_error(self, code, message=None, explain=None):  # a JSON answer with the security headers
+            phrase = self.responses.get(code, ("Error",))[0]
+            self.log_error("code %d, message %s", code, message)
+            self.close_connection = 1
+            try:
+                self.wfile.write(refusal(f"{code} {phrase}", "bad-request", "That request could not be read."))
+            except OSError:
+                pass
 
         def _read_request_line(self):
             if self.rfile.closed:

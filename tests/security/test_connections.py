@@ -258,3 +258,28 @@ def test_thousands_of_idle_connections_leave_room_for_a_new_address(crowded):
     assert seen["health"] and all(status == 200 and took < 2 for status, took in seen["health"]), seen
     assert seen["newcomer"] == [True], seen
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
+
+
+# -- how addresses are counted ------------------------------------------------------------------------
+def test_an_ipv6_client_is_its_64_and_an_ipv4_client_its_address():
+    from quadrille.infra.addresses import address_key
+    assert address_key("203.0.113.7") == "203.0.113.7"
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:203.0.113.7") == "203.0.113.7"  # IPv4 on a dual-stack socket
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+    assert address_key("?") == "?"
+
+
+def test_the_gate_cuts_the_newest_connection_of_the_address_holding_the_most():
+    from quadrille.web.admission import ConnectionGate
+    cut = []
+    gate = ConnectionGate(per_address=None, reserve=0, limit=lambda: 6)
+    tickets = {name: [gate.admit(address, lambda n=name, i=i: cut.append((n, i))) for i in range(count)]
+               for name, address, count in (("many", "2001:db8::1", 4), ("some", "192.0.2.1", 2))}
+    assert gate.descriptors == 6 and not cut
+    # At the ceiling: the address holding the most waits; another is let in in place of its newest connection.
+    assert gate.admit("2001:db8::2", lambda: None) is None  # the same /64 as "many"
+    assert gate.admit("192.0.2.9", lambda: None) is not None and cut == [("many", 3)]
+    gate.release(tickets["many"][3])  # its handler closes it: already forgotten
+    assert gate.descriptors == 6 and gate.held_by("2001:db8::7") == 3
