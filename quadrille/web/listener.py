@@ -5,8 +5,9 @@ serve a request cut off in the middle of its headers as if it were complete. Her
 
 - **At accept**, before a byte is read, `ConnectionGate` (web/admission.py) refuses an address past its cap of
   open connections, and near the descriptor limit cuts the newest connection of the address that holds the most.
-- **Idle**: a connection waits at most IDLE_TIMEOUT for the first byte of its next request (after it opened, or
-  after its last answer), then closes.
+- **Idle**: a connection waits at most IDLE_TIMEOUT (and up to a quarter more, so that a flood's connections do
+  not all close in one instant) for the first byte of its next request (after it opened, or after its last
+  answer), then closes.
 - **Headers**: from that first byte, the request line and every header must arrive within HEADER_TIMEOUT, and
   end with the empty line: a connection that stalls, or closes, before that is closed unanswered.
 - **Body**: a request body is read whole (at most MAX_CONTENT_LENGTH) before the application runs, within
@@ -20,6 +21,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+import random
 import socket
 import struct
 import time
@@ -34,7 +36,7 @@ MAX_HEADER_LINE = 8192
 MAX_HEADERS = 100          # as http.client and the standard library's servers
 MAX_HEAD_BYTES = 64 << 10  # the request line and every header together
 BODY_CHUNK = 64 << 10
-REFUSALS_IN_A_ROW = 16  # connections refused at accept before the event loop serves everyone else again
+REFUSALS_IN_A_ROW = 16  # connections accepted (or refused) in a row before the event loop serves everyone else
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,8 @@ def receive_head(rfile, timeout, limits: ConnectionLimits) -> tuple[bytes, bytes
     The header block is None when the head is too large (the server answers that). `timeout`: the async mode's
     Timeout class (gevent's or eventlet's), used as `with timeout(seconds, exception)`."""
     try:
-        with timeout(limits.idle_timeout, Stalled):
+        # A little jitter: connections opened together (a flood) do not all time out in the same instant.
+        with timeout(limits.idle_timeout * (1 + random.random() / 4), Stalled):
             if not rfile.peek(1):
                 return None  # closed between requests: nothing to answer
         with timeout(limits.header_timeout, Stalled):
@@ -300,6 +303,7 @@ class GatedListener:
 
     def __init__(self, sock, gate: ConnectionGate):
         self._sock, self._gate = sock, gate
+        self._accepted = 0
 
     def __getattr__(self, name):
         return getattr(self._sock, name)
@@ -308,8 +312,10 @@ class GatedListener:
         import errno
 
         import eventlet
-        refused = 0
         while True:
+            self._accepted += 1
+            if self._accepted % REFUSALS_IN_A_ROW == 0:
+                eventlet.sleep(0)  # a flood of connections waits its turn: everyone else goes first
             try:
                 client, address = self._sock.accept()
             except OSError as exc:
@@ -320,9 +326,6 @@ class GatedListener:
             peer = admit(self._gate, client, address)
             if peer is not None:
                 return client, peer
-            refused += 1
-            if refused % REFUSALS_IN_A_ROW == 0:
-                eventlet.sleep(0)  # a flood of refused connections waits its turn: everyone else goes first
 
 
 def eventlet_protocol(limits: ConnectionLimits):
