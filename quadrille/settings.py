@@ -51,7 +51,8 @@ DEFAULTS = {
     # or stops before its headers end is closed unanswered (never served as if it were complete).
     "HEADER_TIMEOUT": 10.0,
     # Seconds a connection may wait for the first byte of a request (after it opened, or between two requests
-    # on a kept-alive connection) before it is closed. WebSockets are exempt: Engine.IO's pings watch them.
+    # on a kept-alive connection) before it is closed, and up to a quarter more (so that the connections of a
+    # flood do not all close in one instant). WebSockets are exempt: Engine.IO's pings watch them.
     "IDLE_TIMEOUT": 5.0,
     # Seconds a request body (at most MAX_CONTENT_LENGTH) has to arrive whole, and an answer to be taken.
     "TRANSFER_TIMEOUT": 30.0,
