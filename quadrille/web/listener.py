@@ -12,6 +12,7 @@ serve a request cut off in the middle of its headers as if it were complete. Her
   end with the empty line: a connection that stalls, or closes, before that is closed unanswered.
 - **Body**: a request body is read whole (at most MAX_CONTENT_LENGTH) before the application runs, within
   TRANSFER_TIMEOUT; a body that stops short is never served. A larger one is refused at once, unread (413).
+  (The reading itself, the same for both servers: web/whole_requests.py.)
 - **Answers** must be taken within TRANSFER_TIMEOUT (a send that makes no progress for that long ends the
   connection), except a WebSocket's: from its upgrade on, Engine.IO's pings decide when it is gone, and when its
   session ends the connection is shut (socketio_server.py).
@@ -19,9 +20,7 @@ serve a request cut off in the middle of its headers as if it were complete. Her
 from __future__ import annotations
 
 import io
-import json
 import logging
-import random
 import socket
 import struct
 import time
@@ -29,13 +28,8 @@ from dataclasses import dataclass
 from functools import partial
 
 from .admission import ConnectionGate, Ticket
-from .security import security_headers
+from .whole_requests import HEAD_TOO_LARGE, TOO_LARGE, TooLarge, receive_body, receive_head, refusal
 
-MAX_REQUEST_LINE = 8192
-MAX_HEADER_LINE = 8192
-MAX_HEADERS = 100          # as http.client and the standard library's servers
-MAX_HEAD_BYTES = 64 << 10  # the request line and every header together
-BODY_CHUNK = 64 << 10
 REFUSALS_IN_A_ROW = 16  # connections accepted (or refused) in a row before the event loop serves everyone else
 
 
@@ -61,89 +55,6 @@ class Peer(tuple):
     """A client's (host, port), as the WSGI servers expect it, carrying its connection's ticket."""
 
     ticket: Ticket
-
-
-class Stalled(Exception):
-    """A client took longer than its time to send or take something."""
-
-
-class TooLarge(Exception):
-    """A request's head or body is larger than the listener reads."""
-
-
-# -- reading a request whole ------------------------------------------------------------------------
-def receive_head(rfile, timeout, limits: ConnectionLimits) -> tuple[bytes, bytes | None] | None:
-    """The request line and the header block (ending with its empty line), each as sent, or None when the
-    connection is to close unanswered: it stayed idle, stalled in its head, or ended before the head did.
-    The header block is None when the head is too large (the server answers that). `timeout`: the async mode's
-    Timeout class (gevent's or eventlet's), used as `with timeout(seconds, exception)`."""
-    try:
-        # A little jitter: connections opened together (a flood) do not all time out in the same instant.
-        with timeout(limits.idle_timeout * (1 + random.random() / 4), Stalled):
-            if not rfile.peek(1):
-                return None  # closed between requests: nothing to answer
-        with timeout(limits.header_timeout, Stalled):
-            line = rfile.readline(MAX_REQUEST_LINE)
-            if len(line) >= MAX_REQUEST_LINE:
-                return line, b""  # the server answers 414 before reading any header
-            if not line.endswith(b"\n"):
-                return None
-            try:
-                return line, read_header_block(rfile)
-            except TooLarge:
-                return line, None
-    except (Stalled, OSError, ValueError):
-        return None
-
-
-def read_header_block(rfile) -> bytes:
-    """Header lines up to and including the empty line that ends them; an end of stream before it raises
-    ConnectionAbortedError (the request was never complete)."""
-    lines, size = [], 0
-    while True:
-        line = rfile.readline(MAX_HEADER_LINE + 1)
-        if not line.endswith(b"\n"):
-            if len(line) > MAX_HEADER_LINE:
-                raise TooLarge("a header line is too long")
-            raise ConnectionAbortedError("the request ended inside its headers")
-        lines.append(line)
-        size += len(line)
-        if line in (b"\r\n", b"\n"):
-            return b"".join(lines)
-        if len(lines) > MAX_HEADERS or size > MAX_HEAD_BYTES:
-            raise TooLarge("too many or too large headers")
-
-
-def receive_body(stream, length: int | None, chunked: bool, limits: ConnectionLimits, timeout) -> bytes | None:
-    """The whole body from the server's request stream (which decodes chunks), or None if it stopped short or
-    took longer than TRANSFER_TIMEOUT. Raises TooLarge past MAX_CONTENT_LENGTH."""
-    try:
-        with timeout(limits.transfer_timeout, Stalled):
-            if not chunked:
-                data = stream.read(length)
-                return data if len(data) == length else None
-            parts, size = [], 0
-            while part := stream.read(BODY_CHUNK):
-                size += len(part)
-                if size > limits.max_body:
-                    raise TooLarge("the body is too large")
-                parts.append(part)
-            return b"".join(parts)
-    except (Stalled, OSError, ValueError):
-        return None
-
-
-def refusal(status: str, error: str, reason: str, path: str = "/") -> bytes:
-    """A whole HTTP answer that closes the connection, with the site's security headers."""
-    body = json.dumps({"error": error, "reason": reason}).encode()
-    headers = {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close",
-               **security_headers(path)}
-    head = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
-    return f"HTTP/1.1 {status}\r\n{head}\r\n".encode("latin-1") + body
-
-
-TOO_LARGE = ("413 Content Too Large", "payload-too-large", "The request is too large.")
-HEAD_TOO_LARGE = ("431 Request Header Fields Too Large", "bad-request", "The request's headers are too large.")
 
 
 def abort(sock) -> None:
