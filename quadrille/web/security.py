@@ -38,7 +38,6 @@ CSP = "; ".join([
 ])
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 SOCKETIO_PATH = "/socket.io/"  # Flask-SocketIO's default path: Engine.IO answers there, not Flask
-NO_STORE_PATHS = ("/api/", SOCKETIO_PATH)
 
 
 def install(app: Flask) -> None:
@@ -75,7 +74,7 @@ def security_headers(path: str, carries_token: bool = False) -> dict[str, str]:
         headers["X-Frame-Options"] = "DENY"
     headers["X-Content-Type-Options"] = "nosniff"
     headers["Referrer-Policy"] = "same-origin"
-    if path.startswith(NO_STORE_PATHS) or carries_token:
+    if path.startswith("/api/") or carries_token:
         headers["Cache-Control"] = "no-store"
     return headers
 
