@@ -118,64 +118,18 @@ def listen(host: str, port: int):
     return sock
 
 
-class ServerErrorLog:
-    """Where the WSGI server writes malformed requests and connection errors: one line each, at most 200
-    characters (a malformed request line is the client's text, up to 8 KB), and at most 20 lines a minute
-    (the rest are counted), so that no client can flood the log through it."""
-
-    LINES_PER_MINUTE = 20
-
-    def __init__(self):
-        import logging
-        self.log = logging.getLogger("quadrille.wsgi")
-        self.window, self.lines, self.dropped = 0, 0, 0
-
-    def write(self, text: str) -> None:
-        import time
-        text = text.strip()
-        if not text:
-            return
-        minute = int(time.monotonic() // 60)
-        if minute != self.window:
-            if self.dropped:
-                self.log.warning("%d more server error lines were not logged", self.dropped)
-            self.window, self.lines, self.dropped = minute, 0, 0
-        self.lines += 1
-        if self.lines > self.LINES_PER_MINUTE:
-            self.dropped += 1
-            return
-        line = text.splitlines()[-1] if text.startswith("Traceback") else text
-        self.log.warning("%s", line if len(line) <= 200 else line[:200] + "…")
-
-    def flush(self) -> None:
-        pass
-
-
-def gevent_handler_class():
-    """gevent's request handler, except that a WebSocket session owns its connection to the end: when it is
-    over (even cut short by a malformed frame), the connection closes, instead of its leftover frames being
-    read as the next HTTP request on a kept-alive connection."""
-    from gevent.pywsgi import WSGIHandler
-
-    class Handler(WSGIHandler):
-        def run_application(self):
-            try:
-                super().run_application()
-            finally:
-                if self.environ.get("HTTP_UPGRADE", "").lower() == "websocket":
-                    self.close_connection = True
-    return Handler
-
-
 def serve(app, mode: str, sock, ready: str) -> None:
     """Serve until SIGTERM or Ctrl-C. The ready line is printed only once the signal handlers are in place,
-    so that a SIGTERM sent as soon as the server says it is ready still stops it cleanly."""
+    so that a SIGTERM sent as soon as the server says it is ready still stops it cleanly. The listener
+    (quadrille/web/listener.py) caps connections per address and times out idle and unfinished requests."""
     import signal
+
+    from quadrille.web import listener
+    limits = listener.ConnectionLimits.from_config(app.config)
     if mode == "gevent":
         import gevent
-        from gevent.pywsgi import WSGIServer
         # WebSocket frames go through simple-websocket (gevent-websocket, unmaintained, is not used)
-        server = WSGIServer(sock, app, log=None, error_log=ServerErrorLog(), handler_class=gevent_handler_class())
+        server = listener.gevent_server(sock, app, limits)
         server.start()  # accepting before the handlers can run: a stop() before start() would fail
 
         server.stop_timeout = 5  # the sessions' last events finish; what is left then is cut
@@ -197,7 +151,8 @@ def serve(app, mode: str, sock, ready: str) -> None:
         # The socket is already green (the socket module was patched before listen()).
         # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
         try:
-            eventlet.wsgi.server(sock, app, log_output=False, max_size=20000)
+            eventlet.wsgi.server(listener.GatedListener(sock, limits.gate), app, log_output=False, max_size=20000,
+                                 protocol=listener.eventlet_protocol(limits))
         finally:
             drain(app)
             eventlet.sleep(0.5)  # the sessions' last events finish

@@ -30,7 +30,7 @@ from .computer import ComputerPlayers
 from .errors import ServiceError
 from .computer.quota import MatchQuota, RedisMatchQuota
 from .infra.leases import MemoryLeases, RedisLeases
-from .infra.limits import Budgets
+from .infra.limits import Audiences, Budgets
 from .infra.presence import MemoryPresence, RedisPresence
 from .infra.storage import Storage
 from .infra.timers import MemoryTimers, RedisTimers
@@ -141,7 +141,8 @@ def create_app(config: dict | None = None) -> Flask:
                       connection_rate=config["CONNECTION_RATE"],
                       refusals_before_close=config["SOCKET_REFUSALS_BEFORE_CLOSE"],
                       enabled=config["RATELIMIT_ENABLED"], storage_options=counter_options)
-    sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"])
+    sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"],
+                     audiences=Audiences(config["WATCHERS_PER_ADDRESS"]), send_queue_limit=config["SOCKET_SEND_QUEUE"])
 
     # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
     # same storage, told of every match event through match_listeners.

@@ -50,6 +50,25 @@ DEFAULTS = {
     "COMPUTER_MATCHES_PER_ADDRESS": 8,    # matches against the computer one client address may have going
     "CACHE_MAX_EVENTS": 250_000,          # live matches kept in memory: their events plus moves, in total
 
+    # -- connections (quadrille/web/listener.py, admission.py): the one process holds alone, without a proxy --
+    # Seconds a client has to send a request's line and headers, from its first byte: a connection that stalls
+    # or stops before its headers end is closed unanswered (never served as if it were complete).
+    "HEADER_TIMEOUT": 10.0,
+    # Seconds a connection may wait for the first byte of a request (after it opened, or between two requests
+    # on a kept-alive connection) before it is closed, and up to a quarter more (so that the connections of a
+    # flood do not all close in one instant). WebSockets are exempt: Engine.IO's pings watch them.
+    "IDLE_TIMEOUT": 5.0,
+    # Seconds a request body (at most MAX_CONTENT_LENGTH) has to arrive whole, and an answer to be taken.
+    "TRANSFER_TIMEOUT": 30.0,
+    # Raw TCP connections one address (an IPv6 client: its /64) may hold open at once, counted at accept before
+    # anything is read: room for CONNECTIONS_PER_ADDRESS Socket.IO sessions behind a NAT and their pages' HTTP
+    # connections. Off behind a proxy (PROXY_HOPS > 0), where every connection comes from the proxy.
+    "TCP_CONNECTIONS_PER_ADDRESS": 700,
+    # File descriptors kept for everything but client connections (the database, Redis pools, computer workers,
+    # logs): past the limit less this, a new connection is admitted only in place of the newest one of the
+    # address that holds the most, so an address new to the server is always served.
+    "DESCRIPTOR_RESERVE": 500,
+
     # -- budgets (the `limits` library's storage: memory, or Redis when RATELIMIT_STORAGE_URI names one) --
     "RATELIMIT_ENABLED": True,
     "RATELIMIT_STORAGE_URI": "memory://",     # with MESSAGE_QUEUE and this left as it is: the queue's Redis
@@ -63,6 +82,14 @@ DEFAULTS = {
     # Socket.IO connections: open at once per address (per process), and opened per address per minute.
     "CONNECTIONS_PER_ADDRESS": 600,
     "CONNECTION_RATE": "1200 per minute",
+    # Sockets of one address watching one match (players included): each one is sent every broadcast of the
+    # match, so one address could make each move cost hundreds of sends. A family or a class behind one NAT
+    # watching one game stays under it.
+    "WATCHERS_PER_ADDRESS": 30,
+    # Messages waiting to be sent to one socket: a client that does not read what it is sent (its connection
+    # full) is disconnected past this, instead of the server keeping every STATE for it. A page that was asleep
+    # reconnects and gets the newest STATE.
+    "SOCKET_SEND_QUEUE": 100,
     # HTTP requests per address to the JSON API, and matches created per address (by link, name or import):
     # what one core serves besides everyone else. A request costs 1-5 ms of a core and a match made 2-4 ms, so
     # one address may take a few percent of a core, and a NAT of a hundred players still plays (a page makes a

@@ -15,7 +15,9 @@ again for a hundredth of the window. So over N processes an address may overshoo
 of it, never more, and a flood from an address already over budget costs no round trip per event.
 
 Open connections are counted in this process only: they are this process's file descriptors and
-greenlets, and a count in a shared store would outlive a process that died holding it.
+greenlets, and a count in a shared store would outlive a process that died holding it. So are the sockets each
+address has watching each match (`Audiences`). Callers key addresses with `infra.addresses.address_key` (an
+IPv6 client is its /64).
 """
 from __future__ import annotations
 
@@ -156,3 +158,39 @@ class Budgets:
     def forget(self, sid: str) -> None:
         with self._lock:
             self._refusals.pop(sid, None)
+
+
+class Audiences:
+    """How many sockets of each address (its `address_key`) watch each match, in this process, and the cap on
+    it: every watcher multiplies the match's broadcasts, and one address could otherwise attach hundreds. A
+    socket counts for the match it watches now (watching another one moves it). In a cluster nginx sends every
+    socket of a match to its home process, so this process's count is the match's."""
+
+    def __init__(self, per_address: int):
+        self.per_address = per_address
+        self._watching: dict[str, tuple[str, str]] = {}  # sid -> (match, address key)
+        self._counts: Counter[tuple[str, str]] = Counter()
+        self._lock = threading.Lock()
+
+    def enter(self, sid: str, match_id: str, key: str) -> bool:
+        """Count `sid` as watching `match_id`; False (and nothing changed) if its address is at the cap there."""
+        with self._lock:
+            if self._watching.get(sid) == (match_id, key):
+                return True
+            if self._counts[(match_id, key)] >= self.per_address:
+                return False
+            self._leave(sid)
+            self._watching[sid] = (match_id, key)
+            self._counts[(match_id, key)] += 1
+            return True
+
+    def leave(self, sid: str) -> None:
+        with self._lock:
+            self._leave(sid)
+
+    def _leave(self, sid: str) -> None:
+        watched = self._watching.pop(sid, None)
+        if watched is not None:
+            self._counts[watched] -= 1
+            if self._counts[watched] <= 0:
+                del self._counts[watched]

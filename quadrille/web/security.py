@@ -11,6 +11,8 @@ check, a proxy's forwarded address, and HEAD answered without a body.
   Pages may be framed only under /embed/, by any site; every other page forbids framing.
 - X-Content-Type-Options: nosniff; Referrer-Policy: same-origin (a match address never leaks to another
   site); Cache-Control: no-store on the API and on pages that carry a live seat token.
+- The same headers on the answers Flask never sees: Socket.IO's own (AnswersNotFromFlask) and the listener's
+  refusals (web/listener.py), through `security_headers`.
 - A state-changing request that carries no token (creating, joining or importing a match) must come from
   this site: browsers send `Origin` (and `Sec-Fetch-Site`) with every cross-site POST, so a request that
   names another origin is refused. Bots and scripts send neither and are not affected. JSON bodies are
@@ -41,6 +43,7 @@ CSP = "; ".join([
     "form-action 'self'",
 ])
 STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SOCKETIO_PATH = "/socket.io/"  # Flask-SocketIO's default path: Engine.IO answers there, not Flask
 
 
 def install(app: Flask) -> None:
@@ -59,21 +62,45 @@ def install(app: Flask) -> None:
 
     @app.after_request
     def add_security_headers(response):
-        framable = request.path.startswith("/embed/")
-        headers = response.headers
-        headers["Content-Security-Policy"] = CSP + ("; frame-ancestors *" if framable else "; frame-ancestors 'none'")
-        if not framable:
-            headers["X-Frame-Options"] = "DENY"
-        headers["X-Content-Type-Options"] = "nosniff"
-        headers["Referrer-Policy"] = "same-origin"
-        if request.path.startswith("/api/") or g.get("carries_token"):
-            headers["Cache-Control"] = "no-store"
+        response.headers.update(security_headers(request.path, g.get("carries_token", False)))
         return response
 
     # Outermost first: the forwarded address must be in place before Socket.IO sees the request.
-    app.wsgi_app = HeadWithoutBody(app.wsgi_app)
+    app.wsgi_app = AnswersNotFromFlask(HeadWithoutBody(app.wsgi_app))
     if app.config["PROXY_HOPS"]:
         app.wsgi_app = TrustedProxies(app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["PROXY_HOPS"])
+
+
+def security_headers(path: str, carries_token: bool = False) -> dict[str, str]:
+    """The security headers of an answer to `path`, whoever makes it: Flask, Engine.IO or the listener."""
+    framable = path.startswith("/embed/")
+    headers = {"Content-Security-Policy": CSP + ("; frame-ancestors *" if framable else "; frame-ancestors 'none'")}
+    if not framable:
+        headers["X-Frame-Options"] = "DENY"
+    headers["X-Content-Type-Options"] = "nosniff"
+    headers["Referrer-Policy"] = "same-origin"
+    if path.startswith("/api/") or carries_token:
+        headers["Cache-Control"] = "no-store"
+    return headers
+
+
+class AnswersNotFromFlask:
+    """Socket.IO's own answers (Engine.IO's handshakes, polls and refusals such as a 400 for an unknown session)
+    never pass through Flask: they get the same security headers here, each one that Engine.IO did not set."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        if not environ.get("PATH_INFO", "").startswith(SOCKETIO_PATH):
+            return self.app(environ, start_response)
+        extra = security_headers(environ["PATH_INFO"])
+
+        def start_with_headers(status, headers, exc_info=None):
+            present = {name.lower() for name, _ in headers}
+            headers = list(headers) + [(k, v) for k, v in extra.items() if k.lower() not in present]
+            return start_response(status, headers, exc_info) if exc_info else start_response(status, headers)
+        return self.app(environ, start_with_headers)
 
 
 def origin_of(url: str) -> str:

@@ -13,22 +13,34 @@
   order, and the reader yields to every other socket after each packet (python-engineio and python-socketio
   would start a task per message, and a flood's tasks would all run before anyone else's): a flood on one
   socket waits behind itself instead of in front of every other socket. No task per event is cheaper too.
-- Acknowledgements from clients are ignored quietly: the server never asks for one.
+- Acknowledgements from clients are ignored quietly: the server never asks for one. A packet with binary
+  attachments (the pages never send one) is answered `bad-request` at once, never held waiting for them.
+- What the server sends: a broadcast is framed once for all its receivers (web/frames.py), and a socket whose
+  unsent messages pass `send_queue_limit` (a client that does not read) is disconnected and its connection cut,
+  instead of its queue growing without end. When a WebSocket session ends, its connection is shut at once: a
+  client that stopped reading (or answering pings) holds nothing once Engine.IO let it go.
 """
 from __future__ import annotations
 
 import logging
 import re
+import time
 from typing import Callable
 
 import socketio
+from engineio import packet as eio_packet
 from socketio import packet
+
+from .frames import FLUSH, FrameWriter, SharedText
 
 log = logging.getLogger("quadrille.sockets")
 
 RESERVED_EVENTS = frozenset({"connect", "connect_error", "disconnect", "disconnecting", "newListener",
                              "removeListener", "message"})
-_EVENT_ID = re.compile(r"2(?:/[^,]{0,100},)?(\d{1,15})(?!\d)")
+# The acknowledgement id of an event: `2[/namespace,]<id>[...]`, or `5<attachments>-[/namespace,]<id>[...]`.
+_EVENT_ID = re.compile(r"(?:2|5\d{1,9}-)(?:/[^,]{0,100},)?(\d{1,15})(?!\d)")
+BINARY_PACKETS = ("5", "6")  # an event, or an acknowledgement, with binary attachments to follow
+BROADCAST_SLICE = 0.01  # seconds a broadcast writes to its receivers itself before queueing for the rest
 
 
 def warn_once(environ: dict, what: str) -> None:
@@ -49,12 +61,17 @@ class GuardedServer(socketio.Server):
 
     gate: Callable[[str, str | None], dict | None] = staticmethod(lambda sid, event: None)
     should_close: Callable[[str], bool] = staticmethod(lambda sid: False)
+    send_queue_limit: int | None = None  # messages waiting to be sent to one socket, at most
+    _last_broadcast = None  # the Engine.IO packet of the broadcast under way, framed once for all its receivers
+    _broadcast_until = 0.0  # until when that broadcast writes to its receivers itself
 
     # -- packets -------------------------------------------------------------------------------------
     def _handle_eio_message(self, eio_sid, data):
         try:
             if not isinstance(data, str):
                 self._refuse_packet(eio_sid, data, "a binary packet")
+            elif data[:1] in BINARY_PACKETS:
+                self._refuse_packet(eio_sid, data, "a packet with binary attachments")
             else:
                 super()._handle_eio_message(eio_sid, data)
         except Exception as exc:  # noqa: BLE001 - whatever the decoder raises, the client sent it
@@ -117,21 +134,106 @@ class GuardedServer(socketio.Server):
     def _answer(self, eio_sid, namespace, id, answer: dict) -> None:
         self._send_packet(eio_sid, self.packet_class(packet.ACK, namespace=namespace, id=id, data=[answer]))
 
+    # -- sending -------------------------------------------------------------------------------------
+    def _send_eio_packet(self, eio_sid, eio_pkt):
+        """A broadcast's packet, the same object for each of its receivers (python-socketio encodes it once and
+        python-engineio caches its text): its text becomes a SharedText, whose frames are built once."""
+        if eio_pkt is not self._last_broadcast and not eio_pkt.binary:
+            eio_pkt.encode_cache = SharedText(eio_pkt.encode())
+            self._last_broadcast = eio_pkt
+            self._broadcast_until = time.monotonic() + BROADCAST_SLICE
+        # Past its slice, a broadcast to a crowd goes through the receivers' queues: their writers take turns
+        # with everyone else, instead of this one greenlet writing to all of them in a row.
+        self._deliver(eio_sid, eio_pkt, at_once=time.monotonic() < self._broadcast_until)
+
+    def _send_packet(self, eio_sid, pkt):
+        encoded = pkt.encode()
+        for text in encoded if isinstance(encoded, list) else [encoded]:
+            self._deliver(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, text))
+
+    def _deliver(self, eio_sid, eio_pkt, at_once: bool = True) -> None:
+        """Send a packet to one socket: at once over its WebSocket when nothing else waits to go to it (no queue,
+        no writer to wake), else through its queue, which may hold `send_queue_limit` packets at most. A socket
+        with packets waiting gets every later one through its queue too, so packets never overtake each other."""
+        session = self.eio.sockets.get(eio_sid)
+        if session is None or session.closed or not session.check_ping_timeout():
+            return  # gone, or found gone now (a client that stopped answering pings: the session closed)
+        waiting = session.queue.qsize()
+        if at_once and not waiting and session.upgraded and not eio_pkt.binary:
+            websocket = (self.environ.get(eio_sid) or {}).get("quadrille.websocket")
+            writer = websocket._writer if websocket is not None else None
+            if writer is not None:
+                written = writer.send_at_once(eio_pkt.encode())
+                if written:
+                    return
+                if written is None:  # begun: the writer sends the rest before anything else
+                    session.send(_flush_packet())
+                    return
+        if self.send_queue_limit is not None and waiting >= self.send_queue_limit:
+            self._drop_lagging(eio_sid, session)
+            return
+        session.send(eio_pkt)
+
+    def _drop_lagging(self, eio_sid, session) -> None:
+        """A client that does not read what it is sent: its waiting messages are dropped, its session closed and
+        its connection cut (its writer may be blocked on a full socket), once."""
+        if getattr(session, "quadrille_dropped", False):
+            return
+        session.quadrille_dropped = True
+        environ = self.environ.get(eio_sid) or {}
+        log.warning("closing a socket of %s that does not read what it is sent (%d messages waiting)",
+                    environ.get("REMOTE_ADDR", "?"), session.queue.qsize())
+        writer = environ.get("quadrille.websocket")
+        while not session.queue.empty():  # free what only this socket held
+            session.queue.get_nowait()
+            session.queue.task_done()
+
+        def close() -> None:
+            session.close(wait=False, abort=True)
+            if writer is not None:
+                writer.cut()
+        self.start_background_task(close)
+
+
+def _flush_packet():
+    pkt = eio_packet.Packet(eio_packet.NOOP)
+    pkt.encode_cache = FLUSH  # what the writer hands the WebSocket: send the rest of the frame begun
+    return pkt
+
 
 ENGINEIO_PACKET_TYPES = "0123456"
 
 
 class _CheckedWebSocket:
-    """The WebSocket an Engine.IO session reads from, except that frames which are not Engine.IO packets
-    (python-engineio would raise while decoding them, out of the WSGI call, as a 500 and a traceback) are
-    dropped, and logged once per connection."""
+    """The WebSocket an Engine.IO session reads from and writes to, except that frames which are not Engine.IO
+    packets (python-engineio would raise while decoding them, out of the WSGI call, as a 500 and a traceback)
+    are dropped, and logged once per connection; that what it sends is framed here (web/frames.py); and that
+    once closed, its connection is shut (`cut`), which ends a reader still waiting on it."""
 
     def __init__(self, ws, environ: dict):
         self._ws = ws
         self._environ = environ
+        self._writer = FrameWriter.of(ws)
+        environ["quadrille.websocket"] = self
 
     def __getattr__(self, name):
         return getattr(self._ws, name)
+
+    def send(self, message) -> None:
+        if self._writer is None:
+            return self._ws.send(message)
+        self._writer.send(message)
+
+    def close(self) -> None:
+        try:
+            self._ws.close()
+        except Exception:  # noqa: BLE001 - closing a connection that already went
+            pass
+        self.cut()
+
+    def cut(self) -> None:
+        if self._writer is not None:
+            self._writer.cut()
 
     def wait(self):
         while True:
@@ -153,7 +255,7 @@ def _checked_websockets(websocket_class):
 
 
 def harden(server: socketio.Server, gate: Callable[[str, str | None], dict | None],
-           should_close: Callable[[str], bool]):
+           should_close: Callable[[str], bool], send_queue_limit: int | None = None):
     """Turn Flask-SocketIO's server into a GuardedServer in place (Flask-SocketIO builds the server itself)."""
     server.__class__ = GuardedServer
     # Engine.IO holds the handlers bound when the server was built: bind the guarded ones, and have each
@@ -165,4 +267,5 @@ def harden(server: socketio.Server, gate: Callable[[str, str | None], dict | Non
     server.eio.on("disconnect", server._handle_eio_disconnect)
     server.gate = gate
     server.should_close = should_close
+    server.send_queue_limit = send_queue_limit
     return server

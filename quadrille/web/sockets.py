@@ -17,7 +17,8 @@ from flask import request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from ..errors import ServiceError, bad_request
-from ..infra.limits import Budgets
+from ..infra.addresses import address_key
+from ..infra.limits import Audiences, Budgets
 from ..infra.presence import Presence
 from ..matches import MatchService
 from .socketio_server import harden, refusal
@@ -25,6 +26,8 @@ from .socketio_server import harden, refusal
 log = logging.getLogger("quadrille")
 
 RATE_LIMITED = refusal("rate-limited", "Too many messages at once; wait a few seconds and try again.")
+TOO_MANY_WATCHERS = ServiceError(429, "rate-limited", "Too many connections from your address are watching this "
+                                 "match; close another tab that shows it and try again.")
 # What an event costs of its socket's budget: a move or a take-back is one; events that make the server
 # replay a match or broadcast a whole STATE to the room cost more, so that their floods end sooner.
 EVENT_COSTS = {"watch": 2, "claim": 5, "pause": 5, "rematch": 5, "decline": 2, "computer": 5,
@@ -45,19 +48,22 @@ def match_of(room: str) -> str | None:
 
 
 def register(socketio: SocketIO, service: MatchService, presence: Presence, budgets: Budgets,
-             presence_interval: float = 0.25) -> None:
+             presence_interval: float = 0.25, audiences: Audiences | None = None,
+             send_queue_limit: int | None = None) -> None:
+    """`audiences`: the cap on one address's sockets watching one match; `send_queue_limit`: the messages
+    waiting for one socket past which it is disconnected (socketio_server.py)."""
     counted: dict[str, str] = {}  # sid -> address, for the connections counted against an address
     addresses: dict[str, str] = {}  # sid -> address, for the events counted against it
 
     def address() -> str:
-        return request.remote_addr or "?"
+        return address_key(request.remote_addr or "?")
 
     def gate(sid: str, event: str | None) -> dict | None:
         player = bool(presence.seats_of(sid))
         cost = EVENT_COSTS.get(event, 1) if event is not None else MAX_COST
         return None if budgets.event(sid, addresses.get(sid, "?"), player, cost) else RATE_LIMITED
 
-    harden(socketio.server, gate, budgets.should_close)
+    harden(socketio.server, gate, budgets.should_close, send_queue_limit)
 
     @socketio.on("connect")
     def connect(*_args):
@@ -167,6 +173,8 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     def watch(data):
         match_id = data.get("match")
         seats = service.seats_of(match_id, data.get("token"))
+        if audiences is not None and not audiences.enter(request.sid, match_id, addresses.get(request.sid, "?")):
+            raise TOO_MANY_WATCHERS
         left = presence.enter(request.sid, match_id, seats)  # before the STATE: its player is not away
         if left:
             leave_room(room_of(left))
@@ -231,6 +239,8 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         if sid in counted:
             budgets.disconnect(counted.pop(sid))
         budgets.forget(sid)
+        if audiences is not None:
+            audiences.leave(sid)
         left = presence.leave(sid)
         if left:
             announce(left)

@@ -1,0 +1,285 @@
+"""Raw TCP against a real server process: connections that send nothing, requests left half-sent, and more
+connections from one address than it may hold. The one process must hold alone, without a proxy in front: a
+third address is still served, a victim's Socket.IO round trips stay under the bar, and no request that was not
+received whole is ever served (web/listener.py, web/admission.py).
+
+Each attack runs in its own process (tests/security/conftest.py's run_attack) from loopback addresses of its
+own, with the timeouts lowered to seconds and, for the descriptor test, the server's open-file limit lowered
+with prlimit, so that no loop needs tens of thousands of sockets."""
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import select
+import socket
+import threading
+import time
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.conftest import ASYNC_MODES, ServerProcess
+from tests.security.clients import ATTACKER, RawSocket, Victim, request
+from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
+
+SECOND_ATTACKER, THIRD_PARTY, NEWCOMER = "127.0.0.4", "127.0.0.5", "127.0.0.6"
+HEADER_TIMEOUT = IDLE_TIMEOUT = 2.0
+PER_ADDRESS = 150
+# The victim probes ten times a second for the whole of an attack: its own budget must not end the test.
+VICTIM_BUDGET = {"SOCKET_PLAYER_EVENTS": "2000 per 20 seconds"}
+SETTINGS = {"HEADER_TIMEOUT": HEADER_TIMEOUT, "IDLE_TIMEOUT": IDLE_TIMEOUT,
+            "TCP_CONNECTIONS_PER_ADDRESS": PER_ADDRESS, **VICTIM_BUDGET}
+HALF_SENT = (b"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: x\r\n",  # never ends its headers
+             b"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
+
+
+@pytest.fixture(scope="module", params=ASYNC_MODES)
+def target(request, tmp_path_factory):
+    proc = ServerProcess(tmp_path_factory.mktemp("connections") / "connections.db", request.param,
+                         settings=SETTINGS).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture
+def victim(target):
+    person = Victim(target.url)
+    yield person
+    person.close()
+
+
+def connect(url: str, address: str) -> socket.socket:
+    parts = urlsplit(url)
+    sock = socket.socket()
+    sock.bind((address, 0))
+    sock.settimeout(5)
+    sock.connect((parts.hostname, parts.port))
+    return sock
+
+
+def readable(sock: socket.socket, wait: float) -> bool:
+    poller = select.poll()  # not select(): the attacks hold descriptors past select's 1,024
+    poller.register(sock, select.POLLIN)
+    return bool(poller.poll(wait * 1000))
+
+
+def closed_by_server(sock: socket.socket, wait: float = 0.0) -> bool:
+    """Whether the server has closed (or reset) the connection, waiting up to `wait` seconds to see it."""
+    if not readable(sock, wait):
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+def answered_already(sock: socket.socket) -> bool:
+    """Whether the server has sent anything on the connection (without waiting)."""
+    if not readable(sock, 0):
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) != b""
+    except OSError:
+        return False
+
+
+def read_response(sock: socket.socket) -> bytes:
+    """One whole answer (its head, and a body of its Content-Length) from a raw connection."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        body += sock.recv(4096)
+    return head + b"\r\n\r\n" + body
+
+
+def sessions(url: str) -> int:
+    """The Engine.IO sessions the server holds: each a request that was served (a polling handshake)."""
+    status, _, health = request(url, "GET", "/api/health", address=THIRD_PARTY)
+    assert status == 200, health
+    return health["sockets"]
+
+
+# -- half-sent requests ------------------------------------------------------------------------------
+def half_send(url: str, addresses: list[str], each: int, wait: float) -> dict:
+    """Open `each` connections per address, each sending a request that is never completed (half of them stop
+    inside their headers, half inside their body); then see which the server closed within `wait` seconds, and
+    close them all."""
+    held = []
+    for address in addresses:
+        for i in range(each):
+            sock = connect(url, address)
+            sock.sendall(HALF_SENT[i % len(HALF_SENT)])
+            held.append((i % len(HALF_SENT), sock))
+    in_headers = [sock for kind, sock in held if kind == 0]
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline and not all(closed_by_server(s) for s in in_headers):
+        time.sleep(0.2)
+    closed = sum(closed_by_server(s) for s in in_headers)
+    answered = sum(answered_already(sock) for _, sock in held)
+    for _, sock in held:
+        sock.close()  # a body that stops short ends here, when its client goes
+    return {"sent": len(held), "stopped in headers": len(in_headers), "closed by the server": closed,
+            "answered": answered}
+
+
+def test_half_sent_requests_are_closed_after_the_header_timeout_and_never_served(target, victim):
+    before = sessions(target.url)
+    result = run_attack(victim, half_send, target.url, [ATTACKER, SECOND_ATTACKER], 140, HEADER_TIMEOUT + 3)
+    # Every request that stopped inside its headers was closed by the server within the header timeout.
+    assert result["closed by the server"] == result["stopped in headers"] == 140, result
+    assert result["answered"] == 0, result
+    time.sleep(0.5)  # whatever a closed half-request would have started has started
+    # Served, each would be an Engine.IO session (a polling handshake): none was.
+    assert sessions(target.url) == before, "a request that never arrived whole was served"
+    assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
+
+
+# -- idle connections ----------------------------------------------------------------------------------
+def test_an_idle_connection_is_closed_and_a_websocket_keeps_its_ping(target, victim):
+    silent = connect(target.url, ATTACKER)
+    kept_alive = connect(target.url, ATTACKER)
+    kept_alive.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert read_response(kept_alive).startswith(b"HTTP/1.1 200"), "the first request is served"
+    started = time.monotonic()
+    assert closed_by_server(silent, IDLE_TIMEOUT + 2) and closed_by_server(kept_alive, 2)
+    assert time.monotonic() - started < IDLE_TIMEOUT + 2
+    time.sleep(IDLE_TIMEOUT + 1)  # the victim's WebSocket sat idle just as long, and stays
+    victim.probe()
+    silent.close()
+    kept_alive.close()
+
+
+# -- the cap per address ------------------------------------------------------------------------------
+def test_connections_past_the_cap_of_an_address_are_refused_before_any_http(target, victim):
+    def open_too_many(url, count):
+        held = [connect(url, ATTACKER) for _ in range(count)]
+        time.sleep(1.0)
+        refused = [s for s in held if closed_by_server(s)]  # closed though nothing was sent on them
+        kept = [s for s in held if s not in refused]
+        served = 0
+        for sock in refused[:20] + kept[:20]:
+            try:
+                sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+                served += read_response(sock).startswith(b"HTTP/1.1 200")
+            except OSError:
+                pass
+        for sock in held:
+            sock.close()
+        return {"refused": len(refused), "kept": len(kept), "served": served}
+
+    result = run_attack(victim, open_too_many, target.url, 2 * PER_ADDRESS)
+    assert result["kept"] == PER_ADDRESS and result["refused"] == PER_ADDRESS, result
+    assert result["served"] == 20, result  # the kept ones are served; not one of the refused
+    # Another address is not touched by that address's cap.
+    assert request(target.url, "GET", "/api/health", address=THIRD_PARTY)[0] == 200
+    assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
+
+
+# -- the descriptor reserve ---------------------------------------------------------------------------
+DESCRIPTORS = 1000  # the server's open-file limit for this test (its default is the machine's, 20,000 here)
+HOLDERS = {"HEADER_TIMEOUT": 30.0, "IDLE_TIMEOUT": 30.0, "TCP_CONNECTIONS_PER_ADDRESS": 5000,
+           "DESCRIPTOR_RESERVE": 100, **VICTIM_BUDGET}
+
+
+@pytest.fixture(params=ASYNC_MODES)
+def crowded(request, tmp_path):
+    """A server whose idle connections last (so that only the descriptor limit stops them), with 1,000
+    descriptors."""
+    proc = ServerProcess(tmp_path / "crowded.db", request.param, settings=HOLDERS).start()
+    resource.prlimit(proc.pid, resource.RLIMIT_NOFILE, (DESCRIPTORS, DESCRIPTORS))
+    yield proc
+    proc.stop()
+
+
+def hold_idle(url: str, addresses: list[str], each: int, holding, seconds: float) -> dict:
+    """Open up to `each` idle connections from every address (reopening those the server closes), say so, and
+    hold them for `seconds`."""
+    held: dict[str, list] = {address: [] for address in addresses}
+    opened = 0
+
+    def top_up():
+        nonlocal opened
+        for address, socks in held.items():
+            for sock in [s for s in socks if closed_by_server(s)]:
+                socks.remove(sock)
+                sock.close()
+            while len(socks) < each:
+                try:
+                    socks.append(connect(url, address))
+                    opened += 1
+                except OSError:
+                    break
+    top_up()
+    holding.set()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        top_up()
+    counts = {address: len(socks) for address, socks in held.items()}
+    for socks in held.values():
+        for sock in socks:
+            sock.close()
+    return {"opened": opened, "held": counts}
+
+
+def test_thousands_of_idle_connections_leave_room_for_a_new_address(crowded):
+    victim = Victim(crowded.url)
+    holding = multiprocessing.get_context("fork").Event()
+    seen = {"health": [], "newcomer": []}
+
+    def third_party():
+        holding.wait(30)
+        time.sleep(1.0)  # the server has taken every connection it will take
+        for _ in range(5):
+            started = time.monotonic()
+            try:
+                status = request(crowded.url, "GET", "/api/health", address=THIRD_PARTY)[0]
+            except OSError as exc:
+                status = repr(exc)
+            seen["health"].append((status, time.monotonic() - started))
+            time.sleep(0.3)
+        try:
+            newcomer = RawSocket(crowded.url, NEWCOMER)
+            seen["newcomer"].append(newcomer.call("position", {"match": victim.match, "ply": 0})["ok"])
+            newcomer.close()
+        except Exception as exc:  # noqa: BLE001 - what the newcomer met is the finding
+            seen["newcomer"].append(repr(exc))
+
+    checker = threading.Thread(target=third_party, daemon=True)
+    checker.start()
+    result = run_attack(victim, hold_idle, crowded.url, [ATTACKER, SECOND_ATTACKER], 1500, holding, 8.0)
+    checker.join(30)
+    victim.close()
+    assert result["opened"] >= 3000, result  # thousands of connections were tried
+    assert seen["health"] and all(status == 200 and took < 2 for status, took in seen["health"]), seen
+    assert seen["newcomer"] == [True], seen
+    assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
+
+
+# -- how addresses are counted ------------------------------------------------------------------------
+def test_an_ipv6_client_is_its_64_and_an_ipv4_client_its_address():
+    from quadrille.infra.addresses import address_key
+    assert address_key("203.0.113.7") == "203.0.113.7"
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
+    assert address_key("::ffff:203.0.113.7") == "203.0.113.7"  # IPv4 on a dual-stack socket
+    assert address_key("fe80::1%eth0") == "fe80::/64"
+    assert address_key("?") == "?"
+
+
+def test_the_gate_cuts_the_newest_connection_of_the_address_holding_the_most():
+    from quadrille.web.admission import ConnectionGate
+    cut = []
+    gate = ConnectionGate(per_address=None, reserve=0, limit=lambda: 6)
+    tickets = {name: [gate.admit(address, lambda n=name, i=i: cut.append((n, i))) for i in range(count)]
+               for name, address, count in (("many", "2001:db8::1", 4), ("some", "192.0.2.1", 2))}
+    assert gate.descriptors == 6 and not cut
+    # At the ceiling: the address holding the most waits; another is let in in place of its newest connection.
+    assert gate.admit("2001:db8::2", lambda: None) is None  # the same /64 as "many"
+    assert gate.admit("192.0.2.9", lambda: None) is not None and cut == [("many", 3)]
+    gate.release(tickets["many"][3])  # its handler closes it: already forgotten
+    assert gate.descriptors == 6 and gate.held_by("2001:db8::7") == 3
