@@ -137,6 +137,25 @@ def listen(host: str, port: int):
     return sock
 
 
+def open_listeners(args):
+    """The listening sockets, what the ready line calls them, the Unix socket's file (or None) and the public
+    URL: the Unix socket if one is asked for, and a TCP port by default, or as well when a port is named."""
+    from quadrille.web.unix_socket import UnixSocketFile
+    socks, addresses, public_url = [], [], args.public_url
+    unix_file = UnixSocketFile(args.unix_socket) if args.unix_socket else None
+    if unix_file:
+        socks.append(unix_file.listen(BACKLOG))
+        addresses.append(f"unix:{unix_file.path}")
+    if not unix_file or args.port is not None:
+        sock = listen(args.host, 5000 if args.port is None else args.port)
+        socks.append(sock)
+        host, port = sock.getsockname()[:2]
+        shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+        public_url = public_url or f"http://{shown_host}:{port}"
+        addresses.append(f"http://{host}:{port}/")
+    return socks, addresses, unix_file, public_url
+
+
 def serve(app, mode: str, socks: list, ready: str) -> None:
     """Serve on every listening socket until SIGTERM or Ctrl-C. The ready line is printed only once the signal
     handlers are in place, so that a SIGTERM sent as soon as the server says it is ready still stops it cleanly.
@@ -207,8 +226,7 @@ def main(argv=None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from quadrille import create_app
     from quadrille.settings import DEFAULTS
-
-    from quadrille.web.unix_socket import SocketInUse, UnixSocketFile
+    from quadrille.web.unix_socket import SocketInUse
 
     settings = settings_from_environment(DEFAULTS)
     refused = unix_socket_refusal(args, settings, DEFAULTS)
@@ -216,23 +234,11 @@ def main(argv=None) -> int:
         print(refused, file=sys.stderr, flush=True)
         return 2
     raise_file_limit()
-    socks, addresses = [], []
-    unix_file = UnixSocketFile(args.unix_socket) if args.unix_socket else None
-    if unix_file:
-        try:
-            socks.append(unix_file.listen(BACKLOG))
-        except SocketInUse as exc:
-            print(exc, file=sys.stderr, flush=True)
-            return 2
-        addresses.append(f"unix:{unix_file.path}")
-    public_url = args.public_url
-    if not unix_file or args.port is not None:  # TCP: by default, or as well when a port is named
-        sock = listen(args.host, 5000 if args.port is None else args.port)
-        socks.append(sock)
-        host, port = sock.getsockname()[:2]
-        shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
-        public_url = public_url or f"http://{shown_host}:{port}"
-        addresses.append(f"http://{host}:{port}/")
+    try:
+        socks, addresses, unix_file, public_url = open_listeners(args)
+    except SocketInUse as exc:
+        print(exc, file=sys.stderr, flush=True)
+        return 2
     app = create_app({**settings, "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
                       "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
     tune_garbage_collector()
