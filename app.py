@@ -3,9 +3,12 @@
 
     python app.py [--host 127.0.0.1] [--port 5000] [--db quadrille.db] [--async-mode gevent]
     python app.py --db postgresql+psycopg://user@host/quadrille --message-queue redis://host:6379/0
+    QUADRILLE_PROXY_HOPS=1 python app.py --unix-socket /run/quadrille/app1.sock --public-url https://your.site
 
-Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_DB, QUADRILLE_MESSAGE_QUEUE,
-QUADRILLE_ASYNC_MODE and QUADRILLE_PUBLIC_URL mirror the flags. --db takes a SQLite file's path (the
+Environment variables QUADRILLE_HOST, QUADRILLE_PORT, QUADRILLE_UNIX_SOCKET, QUADRILLE_DB,
+QUADRILLE_MESSAGE_QUEUE, QUADRILLE_ASYNC_MODE and QUADRILLE_PUBLIC_URL mirror the flags. --unix-socket serves
+a proxy on this machine through a socket file instead of a TCP port (quadrille/web/unix_socket.py), and a
+TCP port too only when one is named. --db takes a SQLite file's path (the
 default: one process, everything in memory) or a database URL; with --message-queue (Redis) several
 processes serve the same matches (README.md, "Running several processes"). Every other
 setting of quadrille/settings.py can be set as QUADRILLE_<NAME> (a JSON value, or
@@ -32,8 +35,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     env = os.environ.get
     parser = argparse.ArgumentParser(description="Serve Quadrille, a browser arcade of abstract strategy games.")
     parser.add_argument("--host", default=env("QUADRILLE_HOST", "127.0.0.1"), help="address to listen on")
-    parser.add_argument("--port", type=int, default=int(env("QUADRILLE_PORT", "5000")),
-                        help="port to listen on (0 picks a free one)")
+    parser.add_argument("--port", type=int, default=int(env("QUADRILLE_PORT")) if env("QUADRILLE_PORT") else None,
+                        help="port to listen on (default 5000; 0 picks a free one); with --unix-socket, only if given")
+    parser.add_argument("--unix-socket", default=env("QUADRILLE_UNIX_SOCKET") or None,
+                        help="listen on this Unix socket (mode 0660), for a proxy on this machine, instead of TCP; "
+                             "needs QUADRILLE_PROXY_HOPS and --public-url")
     parser.add_argument("--db", default=env("QUADRILLE_DB", "quadrille.db"),
                         help="a SQLite database file, or a database URL (postgresql+psycopg://user@host/name)")
     parser.add_argument("--message-queue", default=env("QUADRILLE_MESSAGE_QUEUE") or None,
@@ -106,6 +112,19 @@ def tune_garbage_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def unix_socket_refusal(args, settings: dict, defaults: dict) -> str | None:
+    """Why --unix-socket cannot be served as asked, if it cannot. Its only peer is a proxy on this machine: without
+    PROXY_HOPS every player would be one address (the socket's peer has none), and there is no listening
+    address to make invite links from."""
+    if not args.unix_socket:
+        return None
+    if not settings.get("PROXY_HOPS", defaults["PROXY_HOPS"]):
+        return "--unix-socket is for a proxy on this machine: set QUADRILLE_PROXY_HOPS (1 behind one nginx)"
+    if not args.public_url:
+        return "--unix-socket needs --public-url (QUADRILLE_PUBLIC_URL), the address players reach the site by"
+    return None
+
+
 def listen(host: str, port: int):
     """A listening socket with TCP_NODELAY (inherited by accepted sockets on Linux): Nagle's
     algorithm would hold back the small Socket.IO frames and cost several times the latency."""
@@ -118,10 +137,30 @@ def listen(host: str, port: int):
     return sock
 
 
-def serve(app, mode: str, sock, ready: str) -> None:
-    """Serve until SIGTERM or Ctrl-C. The ready line is printed only once the signal handlers are in place,
-    so that a SIGTERM sent as soon as the server says it is ready still stops it cleanly. The listener
-    (quadrille/web/listener.py) caps connections per address and times out idle and unfinished requests."""
+def open_listeners(args):
+    """The listening sockets, what the ready line calls them, the Unix socket's file (or None) and the public
+    URL: the Unix socket if one is asked for, and a TCP port by default, or as well when a port is named."""
+    from quadrille.web.unix_socket import UnixSocketFile
+    socks, addresses, public_url = [], [], args.public_url
+    unix_file = UnixSocketFile(args.unix_socket) if args.unix_socket else None
+    if unix_file:
+        socks.append(unix_file.listen(BACKLOG))
+        addresses.append(f"unix:{unix_file.path}")
+    if not unix_file or args.port is not None:
+        sock = listen(args.host, 5000 if args.port is None else args.port)
+        socks.append(sock)
+        host, port = sock.getsockname()[:2]
+        shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
+        public_url = public_url or f"http://{shown_host}:{port}"
+        addresses.append(f"http://{host}:{port}/")
+    return socks, addresses, unix_file, public_url
+
+
+def serve(app, mode: str, socks: list, ready: str) -> None:
+    """Serve on every listening socket until SIGTERM or Ctrl-C. The ready line is printed only once the signal
+    handlers are in place, so that a SIGTERM sent as soon as the server says it is ready still stops it cleanly.
+    The listener (quadrille/web/listener.py) caps connections per address and times out idle and unfinished
+    requests, on a Unix socket as on TCP (one gate counts them all)."""
     import signal
 
     from quadrille.web import listener
@@ -129,31 +168,40 @@ def serve(app, mode: str, sock, ready: str) -> None:
     if mode == "gevent":
         import gevent
         # WebSocket frames go through simple-websocket (gevent-websocket, unmaintained, is not used)
-        server = listener.gevent_server(sock, app, limits)
-        server.start()  # accepting before the handlers can run: a stop() before start() would fail
-
-        server.stop_timeout = 5  # the sessions' last events finish; what is left then is cut
+        servers = [listener.gevent_server(sock, app, limits) for sock in socks]
+        for server in servers:
+            server.start()  # accepting before the handlers can run: a stop() before start() would fail
+            server.stop_timeout = 5  # the sessions' last events finish; what is left then is cut
 
         def stop():
-            server.close()  # the listening socket first: nginx finds it refused and tries the next process; this
-            drain(app)      # also ends serve_forever, which stops the server, waiting for its handlers meanwhile
+            for server in servers:  # the listening sockets first: nginx finds them refused and tries the next
+                server.close()      # process; this also ends serve_forever, which stops each server, waiting
+            drain(app)              # for its handlers meanwhile
         gevent.signal_handler(signal.SIGTERM, stop)
         gevent.signal_handler(signal.SIGINT, stop)
         print(ready, flush=True)
-        server.serve_forever()
+        gevent.joinall([gevent.spawn(server.serve_forever) for server in servers])
     else:
         import eventlet.wsgi
 
         def interrupt(*_):
             raise KeyboardInterrupt
         signal.signal(signal.SIGTERM, interrupt)
-        print(ready, flush=True)
-        # The socket is already green (the socket module was patched before listen()).
-        # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
-        try:
-            eventlet.wsgi.server(listener.GatedListener(sock, limits.gate), app, log_output=False, max_size=20000,
+
+        def run(sock):
+            # The socket is already green (the socket module was patched before listen()).
+            # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
+            eventlet.wsgi.server(listener.GatedListener(sock, limits), app, log_output=False, max_size=20000,
                                  protocol=listener.eventlet_protocol(limits))
+        others = [eventlet.spawn(run, sock) for sock in socks[1:]]
+        print(ready, flush=True)
+        try:
+            run(socks[0])  # SIGTERM's KeyboardInterrupt comes out here, in the main greenlet
         finally:
+            for other in others:
+                other.kill()
+            for sock in socks[1:]:
+                sock.close()
             drain(app)
             eventlet.sleep(0.5)  # the sessions' last events finish
 
@@ -178,23 +226,33 @@ def main(argv=None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from quadrille import create_app
     from quadrille.settings import DEFAULTS
+    from quadrille.web.unix_socket import SocketInUse
 
+    settings = settings_from_environment(DEFAULTS)
+    refused = unix_socket_refusal(args, settings, DEFAULTS)
+    if refused:
+        print(refused, file=sys.stderr, flush=True)
+        return 2
     raise_file_limit()
-    sock = listen(args.host, args.port)
-    host, port = sock.getsockname()[:2]
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else (f"[{host}]" if ":" in host else host)
-    public_url = args.public_url or f"http://{shown_host}:{port}"
-    app = create_app({**settings_from_environment(DEFAULTS), "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
+    try:
+        socks, addresses, unix_file, public_url = open_listeners(args)
+    except SocketInUse as exc:
+        print(exc, file=sys.stderr, flush=True)
+        return 2
+    app = create_app({**settings, "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
                       "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
     tune_garbage_collector()
     app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
     queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
-    ready = (f"Quadrille ready on http://{host}:{port}/ (async mode {args.async_mode}, database {shown(args.db)}"
-             f"{queue}, process {os.getpid()})")
+    ready = (f"Quadrille ready on {' and '.join(addresses)} (async mode {args.async_mode}, database "
+             f"{shown(args.db)}{queue}, process {os.getpid()})")
     try:
-        serve(app, args.async_mode, sock, ready)
+        serve(app, args.async_mode, socks, ready)
     except KeyboardInterrupt:
         pass
+    finally:
+        if unix_file:
+            unix_file.remove()
     app.extensions["quadrille"].computer.close()
     for backend in app.extensions["quadrille.backends"]:
         try:

@@ -19,7 +19,9 @@ DEFAULTS = {
     "PROXY_HOPS": 0,
     # With PROXY_HOPS: the addresses (or networks, "10.1.0.0/16") those headers are believed from, a list or
     # text separated by commas. A request from any other address reached the process directly, and is counted
-    # as that address whatever it claims to forward. Loopback by default: a proxy on the same machine.
+    # as that address whatever it claims to forward. Loopback by default: a proxy on the same machine. The peer
+    # of app.py's --unix-socket is always believed (only who may open the socket file reaches it); with the
+    # proxy on the same machine, prefer that socket and [] here: 127.0.0.1 is every local user's address.
     "TRUSTED_PROXIES": ["127.0.0.1", "::1"],
 
     # -- several processes (docs/architecture.md, "Past one process") --------------------------------------
@@ -62,7 +64,8 @@ DEFAULTS = {
     "TRANSFER_TIMEOUT": 30.0,
     # Raw TCP connections one address (an IPv6 client: its /64) may hold open at once, counted at accept before
     # anything is read: room for CONNECTIONS_PER_ADDRESS Socket.IO sessions behind a NAT and their pages' HTTP
-    # connections. Off behind a proxy (PROXY_HOPS > 0), where every connection comes from the proxy.
+    # connections. Behind a proxy (PROXY_HOPS > 0) the proxy's own connections (TRUSTED_PROXIES, the Unix
+    # socket) are not capped, as they carry all its clients; a client that goes around the proxy still is.
     "TCP_CONNECTIONS_PER_ADDRESS": 700,
     # File descriptors kept for everything but client connections (the database, Redis pools, computer workers,
     # logs): past the limit less this, a new connection is admitted only in place of the newest one of the

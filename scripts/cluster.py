@@ -6,14 +6,16 @@ nginx in front. `bash scripts/cluster.sh` installs what is missing and runs this
     python scripts/cluster.py [--processes N] [--port P] [--data DIR] [--async-mode gevent|eventlet]
 
 Everything lives under DIR (default ./cluster): the database cluster (DIR/postgres), Redis's working folder,
-nginx's configuration and logs, each app process's log, and DIR/cluster.json (mode 0600: its URLs carry the
-passwords):
+nginx's configuration and logs, each app process's log (DIR/apps) and Unix socket (DIR/sockets), and
+DIR/cluster.json (mode 0600: its URLs carry the passwords):
 
-    {"url": nginx's address, "processes": [{"pid", "url"}, ...], "database": URL, "queue": URL}
+    {"url": nginx's address, "processes": [{"pid", "socket"}, ...], "database": URL, "queue": URL}
 
 Nothing is open to the machine's other users: PostgreSQL and Redis ask for a password on TCP and on their
 Unix sockets (made at the first start, mode 0600: DIR/postgres/secrets.json; Redis makes a new one at each
-start), the app's database role is not a superuser, and each server's directory is its own (mode 0700).
+start), the app's database role is not a superuser, and each server's directory is its own (mode 0700). The
+app processes listen on no TCP port: each on a Unix socket in DIR/sockets, which only the cluster's user and
+nginx's may enter, and they believe X-Forwarded-For from that socket's peer alone, nginx (the one way to them).
 Started by root, PostgreSQL runs as `postgres`, Redis as `redis` and nginx as `www-data`, each with its own
 group and no other (scripts/services/users.py); the app processes run as the user who started the cluster
 (README, "Running several processes", says why).
@@ -38,11 +40,11 @@ if str(ROOT) not in sys.path:  # run as a script, scripts/ alone is on the path
     sys.path.insert(0, str(ROOT))
 
 from scripts.services.app import App  # noqa: E402
-from scripts.services.nginx import NGINX_SOURCE_ADDRESS, Nginx  # noqa: E402
+from scripts.services.nginx import Nginx  # noqa: E402
 from scripts.services.postgres import Postgres  # noqa: E402
-from scripts.services.process import free_port  # noqa: E402
+from scripts.services.process import fits_a_socket_path, free_port  # noqa: E402
 from scripts.services.redis import Redis  # noqa: E402
-from scripts.services.users import is_root, write_private  # noqa: E402
+from scripts.services.users import is_root, shared_with, write_private  # noqa: E402
 
 
 class Cluster:
@@ -50,11 +52,16 @@ class Cluster:
 
     def __init__(self, data: Path, processes: int = 2, port: int | None = None, database: str = "postgresql",
                  queue: bool = True, async_mode: str = "gevent", settings: dict | None = None,
-                 durable: bool = True, database_url: str | None = None, queue_url: str | None = None):
+                 durable: bool = True, database_url: str | None = None, queue_url: str | None = None,
+                 app_ports: bool = False):
         """`database_url`, `queue_url`: use these (a test's own database on a PostgreSQL server it shares)
-        instead of starting a PostgreSQL or a Redis server of the cluster's own."""
+        instead of starting a PostgreSQL or a Redis server of the cluster's own. `app_ports`: each app process
+        listens on a loopback TCP port as well as its Unix socket, for tests that must reach one process
+        directly with ordinary clients (App.url); a client there is counted as its own address like any
+        client that is not nginx (TRUSTED_PROXIES is empty: only the Unix socket's peer is believed)."""
         self.data = Path(data).resolve()
         self.count, self.port, self.kind, self.with_queue = processes, port, database, queue
+        self.app_ports = app_ports
         self.async_mode, self.settings, self.durable = async_mode, settings or {}, durable
         self.postgres = self.redis = None
         self._given = (database_url, queue_url)
@@ -89,20 +96,22 @@ class Cluster:
             self.migrate()
             # nginx's address is the site's: the links the app processes make (invites, a match's url) must
             # lead players through it, never to one process's own port.
-            # Behind nginx, one proxy hop: the players' addresses are read from its X-Forwarded-For, and only
-            # from nginx's (it reaches the app processes from 127.0.0.1): a client that sends a request straight
-            # to an app process's port is counted as its own address, whatever it forwards.
             self.port = self.port or free_port()
-            settings = {"PROXY_HOPS": 1, "TRUSTED_PROXIES": [NGINX_SOURCE_ADDRESS], **self.settings}
+            sockets = [self.sockets / f"app{i + 1}.sock" for i in range(self.count)]
+            self.nginx = Nginx(self.data / "nginx", [f"unix:{path}" for path in sockets], self.port)
+            # The app processes listen on Unix sockets that only this user and nginx's may reach, and nowhere
+            # else: a TCP port on 127.0.0.1 would be open to every local user. Behind nginx, one proxy hop, and
+            # the one peer believed is the socket's (TRUSTED_PROXIES empty: no TCP peer is a proxy).
+            self.prepare_sockets(sockets)
+            settings = {"PROXY_HOPS": 1, "TRUSTED_PROXIES": [], **self.settings}
             self.apps = [App(self.data / "apps", i + 1, self.apps_database_url or self.database_url,
-                             self.apps_queue_url or self.queue_url, async_mode=self.async_mode,
-                             settings=settings, public_url=f"http://127.0.0.1:{self.port}")
-                         for i in range(self.count)]
+                             self.apps_queue_url or self.queue_url, port=self.app_ports, async_mode=self.async_mode,
+                             settings=settings, public_url=f"http://127.0.0.1:{self.port}", unix_socket=path)
+                         for i, path in enumerate(sockets)]
             for app in self.apps:  # all at once: each imports its engines for a second or two
                 app.start(wait=False)
             for app in self.apps:
                 app.wait_ready(90)
-            self.nginx = Nginx(self.data / "nginx", [f"127.0.0.1:{app.port}" for app in self.apps], self.port)
             self.nginx.start()
             self.port = self.nginx.port
             self.write_description()
@@ -110,6 +119,17 @@ class Cluster:
             self.stop()
             raise
         return self
+
+    @property
+    def sockets(self) -> Path:
+        return self.data / "sockets"
+
+    def prepare_sockets(self, paths: list[Path]) -> None:
+        """DIR/sockets for this user and nginx's alone (scripts/services/users.py's shared_with)."""
+        too_long = [path for path in paths if not fits_a_socket_path(path)]
+        if too_long:
+            raise RuntimeError(f"{too_long[0]} is too long for a Unix socket (107 bytes): choose a shorter --data")
+        shared_with(self.sockets, self.nginx.run_as)
 
     def migrate(self) -> None:
         """Apply the migrations once, before the app processes start (each would wait for the others)."""
@@ -124,8 +144,9 @@ class Cluster:
         return self.nginx.url
 
     def description(self) -> dict:
-        return {"url": self.url + "/", "processes": [{"pid": app.pid, "url": app.url} for app in self.apps],
-                "database": self.database_url, "queue": self.queue_url}
+        processes = [{"pid": app.pid, "socket": str(app.unix_socket),
+                      **({"url": app.url} if app.port is not None else {})} for app in self.apps]
+        return {"url": self.url + "/", "processes": processes, "database": self.database_url, "queue": self.queue_url}
 
     def write_description(self) -> None:
         """DIR/cluster.json, mode 0600: its URLs carry the passwords."""

@@ -4,13 +4,17 @@ Every connection the one process holds is a file descriptor, and the process has
 rules keep them for everyone (`ConnectionGate.admit`, called by the listener for each accepted socket):
 
 - **A cap per address**: an address (an IPv6 client: its /64) may hold `per_address` connections at once; the
-  next one is closed at once (a reset), before a byte of it is read. Behind a reverse proxy every connection
-  comes from the proxy, and the cap is off (`per_address=None`): the proxy caps its clients.
+  next one is closed at once (a reset), before a byte of it is read.
+- **A trusted proxy is no address** (`admit(..., proxy=True)`: a peer in TRUSTED_PROXIES, or on the Unix
+  socket; web/security.py's ProxyTrust decides): its connections carry many clients, which it caps itself, so
+  they are not capped, never held against it as "the address that holds the most", and never cut to make room.
+  Everyone else, a client that reaches the process directly past the proxy included, is capped as above.
 - **A reserve**: past `ceiling()` (the descriptor limit less `reserve`, which the process's own files, pools and
   workers need), a connection from an address that holds the most is refused, and a connection from any other
-  address is admitted in place of the newest connection of the address that holds the most, which is cut
-  (shut down: its handler sees the end of the stream and closes it). So however many addresses hold however
-  many idle connections, a new address is served, and the one that holds the most pays for it.
+  address (or from the proxy) is admitted in place of the newest connection of the address that holds the
+  most, which is cut (shut down: its handler sees the end of the stream and closes it). So however many
+  addresses hold however many idle connections, a new address is served, and the one that holds the most pays
+  for it. With no address to cut (every connection is the proxy's), a new one is refused.
 
 Counts live in this process only: they are this process's descriptors. The address holding the most is found
 in constant time (addresses are kept in buckets by how many connections they hold).
@@ -26,6 +30,7 @@ from collections.abc import Callable
 from ..infra.addresses import address_key
 
 LIMIT_CHECK_INTERVAL = 1.0  # seconds between two readings of the descriptor limit (an operator may change it)
+PROXY = "(proxy)"  # the key of a trusted proxy's tickets: never an address's key
 
 
 def descriptor_limit() -> int:
@@ -53,6 +58,7 @@ class ConnectionGate:
         self._limit, self._clock = limit, clock
         self._ceiling, self._ceiling_read = 0, float("-inf")
         self._held: dict[str, dict[int, Ticket]] = {}   # key -> its tickets, oldest first
+        self._proxied: dict[int, Ticket] = {}           # the trusted proxy's tickets, apart from every address's
         self._buckets: dict[int, set[str]] = {}         # how many connections -> the keys that hold that many
         self._most = 0                                  # the most any key holds
         self.descriptors = 0                            # held by the admitted connections, all told
@@ -62,14 +68,14 @@ class ConnectionGate:
         self._lock = threading.Lock()
 
     # -- the interface ---------------------------------------------------------------------------
-    def admit(self, address: str, cut: Callable[[], None]) -> Ticket | None:
-        """Count a new connection from `address`, or refuse it (None: close it unread). `cut()` ends the
-        connection early, should room be needed for another address."""
-        key = address_key(address)
+    def admit(self, address: str, cut: Callable[[], None], proxy: bool = False) -> Ticket | None:
+        """Count a new connection from `address` (from a trusted proxy: `proxy`), or refuse it (None: close it
+        unread). `cut()` ends the connection early, should room be needed for another address."""
+        key = PROXY if proxy else address_key(address)
         victim = None
         with self._lock:
-            holds = len(self._held.get(key, ()))
-            if self.per_address is not None and holds >= self.per_address:
+            holds = 0 if proxy else len(self._held.get(key, ()))
+            if not proxy and self.per_address is not None and holds >= self.per_address:
                 self.refused += 1
                 return None
             if self.descriptors >= self.ceiling():
@@ -89,7 +95,8 @@ class ConnectionGate:
         """The connection now holds `descriptors` (a WebSocket under gevent holds two: simple-websocket works on a
         duplicate of the connection's descriptor)."""
         with self._lock:
-            if ticket.key in self._held and ticket.id in self._held[ticket.key]:
+            held = self._proxied if ticket.key == PROXY else self._held.get(ticket.key, {})
+            if ticket.id in held:
                 self.descriptors += descriptors - ticket.weight
             ticket.weight = descriptors
 
@@ -112,12 +119,20 @@ class ConnectionGate:
 
     # -- the books ---------------------------------------------------------------------------------
     def _remember(self, ticket: Ticket) -> None:
+        if ticket.key == PROXY:
+            self._proxied[ticket.id] = ticket
+            self.descriptors += ticket.weight
+            return
         held = self._held.setdefault(ticket.key, {})
         self._move(ticket.key, len(held), len(held) + 1)
         held[ticket.id] = ticket
         self.descriptors += ticket.weight
 
     def _forget(self, ticket: Ticket) -> None:
+        if ticket.key == PROXY:
+            if self._proxied.pop(ticket.id, None) is not None:
+                self.descriptors -= ticket.weight
+            return
         held = self._held.get(ticket.key)
         if held is None or held.pop(ticket.id, None) is None:
             return

@@ -9,6 +9,7 @@ from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
 from ..accounts.service import API_TOKEN_PREFIX
 from ..matches.invites import invite_link
+from .clients import client_address
 from .links import public_url
 from .sessions import bearer
 
@@ -90,7 +91,7 @@ def create_match():
     body = json_body()
     created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
                                seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
-                               player=body.get("player"), owner=request.remote_addr,
+                               player=body.get("player"), owner=client_address(),
                                visibility=body.get("visibility"), clock=body.get("clock"))
     return jsonify(with_links(created)), 201
 
@@ -165,15 +166,15 @@ def match_action(match_id, action):
         "takeback": lambda: svc.takeback(match_id, token),
         "rewind": lambda: svc.rewind(match_id, token, body.get("to")),
         "resign": lambda: svc.resign(match_id, token),
-        "start": lambda: svc.start(match_id, token, body.get("computer_level"), owner=request.remote_addr),
+        "start": lambda: svc.start(match_id, token, body.get("computer_level"), owner=client_address()),
         "pause": lambda: svc.pause(match_id, token, body.get("paused")),
         "reclaim": lambda: svc.take_back_seat(match_id, token),
         "computer": lambda: svc.hand_to_computer(match_id, token, body.get("seat"), body.get("level", 1),
-                                                 owner=request.remote_addr),
-        "rematch": lambda: with_links(svc.rematch(match_id, token, owner=request.remote_addr)),
+                                                 owner=client_address()),
+        "rematch": lambda: with_links(svc.rematch(match_id, token, owner=client_address())),
         "decline": lambda: svc.decline(match_id, token, body.get("offer", "rematch")),
-        "offer": lambda: with_links(svc.offer(match_id, token, body.get("offer"), owner=request.remote_addr)),
-        "accept": lambda: with_links(svc.accept(match_id, token, body.get("offer"), owner=request.remote_addr)),
+        "offer": lambda: with_links(svc.offer(match_id, token, body.get("offer"), owner=client_address())),
+        "accept": lambda: with_links(svc.accept(match_id, token, body.get("offer"), owner=client_address())),
         "abort": lambda: svc.abort(match_id, token),
         "timeout": lambda: svc.claim_timeout(match_id, token, body.get("result", "win")),
     }

@@ -5,6 +5,10 @@ serve a request cut off in the middle of its headers as if it were complete. Her
 
 - **At accept**, before a byte is read, `ConnectionGate` (web/admission.py) refuses an address past its cap of
   open connections, and near the descriptor limit cuts the newest connection of the address that holds the most.
+  A trusted proxy's connections (web/security.py's ProxyTrust: TRUSTED_PROXIES, or a peer on a Unix socket)
+  are not capped: its clients are many.
+- **Unix sockets** (`app.py --unix-socket`, for a proxy on the same machine) are served the same way: the same
+  timeouts, whole requests only. Their peer has no address; its REMOTE_ADDR is empty (UNIX_SOCKET_PEER).
 - **Idle**: a connection waits at most IDLE_TIMEOUT (and up to a quarter more, so that a flood's connections do
   not all close in one instant) for the first byte of its next request (after it opened, or after its last
   answer), then closes.
@@ -28,6 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from .admission import ConnectionGate, Ticket
+from .security import UNIX_SOCKET_PEER, ProxyTrust
 from .whole_requests import HEAD_TOO_LARGE, TOO_LARGE, TooLarge, receive_body, receive_head, refusal
 
 REFUSALS_IN_A_ROW = 16  # connections accepted (or refused) in a row before the event loop serves everyone else
@@ -35,26 +40,32 @@ REFUSALS_IN_A_ROW = 16  # connections accepted (or refused) in a row before the 
 
 @dataclass(frozen=True)
 class ConnectionLimits:
-    """The settings of the listener (quadrille/settings.py), and the gate that counts connections."""
+    """The settings of the listener (quadrille/settings.py), the gate that counts connections, and who is the
+    proxy (whose connections the gate does not cap)."""
 
     header_timeout: float
     idle_timeout: float
     transfer_timeout: float
     max_body: int
     gate: ConnectionGate
+    proxies: ProxyTrust
 
     @classmethod
     def from_config(cls, config) -> "ConnectionLimits":
-        # Behind a proxy every connection comes from the proxy's address: the proxy caps its own clients.
-        per_address = None if config["PROXY_HOPS"] else config["TCP_CONNECTIONS_PER_ADDRESS"]
         return cls(config["HEADER_TIMEOUT"], config["IDLE_TIMEOUT"], config["TRANSFER_TIMEOUT"],
-                   config["MAX_CONTENT_LENGTH"], ConnectionGate(per_address, config["DESCRIPTOR_RESERVE"]))
+                   config["MAX_CONTENT_LENGTH"],
+                   ConnectionGate(config["TCP_CONNECTIONS_PER_ADDRESS"], config["DESCRIPTOR_RESERVE"]),
+                   ProxyTrust.from_config(config))
 
 
 class Peer(tuple):
-    """A client's (host, port), as the WSGI servers expect it, carrying its connection's ticket."""
+    """A client's (host, port), as the WSGI servers expect it, carrying its connection's ticket. Two peers are
+    never equal: every Unix socket peer is ("", 0), and eventlet.wsgi keeps its connections by peer."""
 
     ticket: Ticket
+    __eq__ = object.__eq__
+    __ne__ = object.__ne__
+    __hash__ = object.__hash__
 
 
 def abort(sock) -> None:
@@ -74,10 +85,11 @@ def cut(sock) -> None:
         pass
 
 
-def admit(gate: ConnectionGate, sock, address) -> Peer | None:
-    """The peer of an accepted socket with its ticket, or None (the socket is then closed, unread)."""
-    host = address[0] if isinstance(address, tuple) else ""
-    ticket = gate.admit(host, partial(cut, sock))
+def admit(limits: ConnectionLimits, sock, address) -> Peer | None:
+    """The peer of an accepted socket with its ticket, or None (the socket is then closed, unread). A Unix
+    socket's peer (its address is not a (host, port)) is ("", 0)."""
+    host = address[0] if isinstance(address, tuple) else UNIX_SOCKET_PEER
+    ticket = limits.gate.admit(host, partial(cut, sock), proxy=limits.proxies.trusts(host))
     if ticket is None:
         abort(sock)
         return None
@@ -196,7 +208,7 @@ def gevent_server(sock, app, limits: ConnectionLimits):
                 accepted = super().do_read()
                 if accepted is None:
                     return None
-                peer = admit(limits.gate, *accepted)
+                peer = admit(limits, *accepted)
                 if peer is not None:
                     return accepted[0], peer
             return None  # the rest of a flood waits for the next turn of the loop: everyone else goes first
@@ -212,8 +224,8 @@ def gevent_server(sock, app, limits: ConnectionLimits):
 class GatedListener:
     """eventlet.wsgi's listening socket, with the gate at accept: refused connections never reach the server."""
 
-    def __init__(self, sock, gate: ConnectionGate):
-        self._sock, self._gate = sock, gate
+    def __init__(self, sock, limits: ConnectionLimits):
+        self._sock, self._limits = sock, limits
         self._accepted = 0
 
     def __getattr__(self, name):
@@ -234,7 +246,7 @@ class GatedListener:
                     eventlet.sleep(0.1)
                     continue
                 raise
-            peer = admit(self._gate, client, address)
+            peer = admit(self._limits, client, address)
             if peer is not None:
                 return client, peer
 

@@ -15,7 +15,7 @@ from ..accounts.service import checked_tokens
 from ..errors import ServiceError
 from . import known_devices
 from .http_api import json_body
-from .rate_limits import client_address
+from .clients import client_address
 from .sessions import by_bearer, current_account, log_in, log_out
 
 bp = Blueprint("players_api", __name__, url_prefix="/api")

@@ -23,8 +23,8 @@ from limits.storage import MemoryStorage
 import games
 
 from ..accounts.login_budget import LoginBudget
-from ..infra.addresses import address_key
 from ..infra.limits import counter_storage_uri
+from .clients import client_address
 from .sessions import current_account
 
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
@@ -35,10 +35,6 @@ ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.
                      "players_api.change_password", "players_api.delete_account")
 # Password checks of an account that is logged in (or sends its API token): one budget per account.
 OWN_PASSWORD_ENDPOINTS = ("players_api.change_password", "players_api.delete_account")
-
-
-def client_address() -> str:
-    return address_key(request.remote_addr)
 
 
 def install(app: Flask, storage_options: dict | None = None) -> Limiter:

@@ -2,9 +2,16 @@
 check, a proxy's forwarded address, and HEAD answered without a body.
 
 - Behind a proxy (PROXY_HOPS > 0), X-Forwarded-For and X-Forwarded-Proto are believed only from the
-  proxies named in TRUSTED_PROXIES (loopback by default): werkzeug's ProxyFix for their requests, and for
-  anyone else's, who reached the process directly, the forwarded headers are removed, so that a client is
-  counted (budgets, owners) as the address it really connects from, whatever it claims to forward.
+  proxies named in TRUSTED_PROXIES (loopback by default) and from a peer on the server's Unix socket
+  (`app.py --unix-socket`): werkzeug's ProxyFix for their requests, and for anyone else's, who reached the
+  process directly, the forwarded headers are removed, so that a client is counted (budgets, owners) as the
+  address it really connects from, whatever it claims to forward (ProxyTrust: the one place that says who
+  is a proxy; the listener asks it too, to spare the proxy the cap on connections per address).
+- A Unix socket's peer has no address: the listener gives it an empty REMOTE_ADDR (UNIX_SOCKET_PEER). It is
+  whoever may open the socket file, which the operator keeps to the proxy's user (a directory only it and
+  the server's user may enter, the file mode 0660), so it is a trusted proxy, and its X-Forwarded-For names
+  the client. A request on it that forwards no address (an operator's own `curl --unix-socket`) keeps the
+  empty address: every such request counts as one client, "?" (infra/addresses.address_key).
 
 - Content-Security-Policy: scripts and styles only from this site (no inline script; style attributes are
   allowed, because the boards size themselves with CSS custom properties such as `style="--n: 11"`).
@@ -67,8 +74,9 @@ def install(app: Flask) -> None:
 
     # Outermost first: the forwarded address must be in place before Socket.IO sees the request.
     app.wsgi_app = AnswersNotFromFlask(HeadWithoutBody(app.wsgi_app))
-    if app.config["PROXY_HOPS"]:
-        app.wsgi_app = TrustedProxies(app.wsgi_app, app.config["TRUSTED_PROXIES"], app.config["PROXY_HOPS"])
+    trust = ProxyTrust.from_config(app.config)  # checks TRUSTED_PROXIES even without a proxy: a typo stops the start
+    if trust.hops:
+        app.wsgi_app = TrustedProxies(app.wsgi_app, trust)
 
 
 def security_headers(path: str, carries_token: bool = False) -> dict[str, str]:
@@ -134,30 +142,50 @@ FORWARDED_HEADERS = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED
                      "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_X_REAL_IP")
 
 
-class TrustedProxies:
-    """werkzeug's ProxyFix (`hops` proxies, X-Forwarded-For and -Proto) for requests from a trusted proxy's
-    address; from any other address the forwarded headers are dropped, and REMOTE_ADDR stays the peer's."""
+UNIX_SOCKET_PEER = ""  # REMOTE_ADDR of a connection on a Unix socket (web/listener.py): it has no address
 
-    def __init__(self, app, proxies, hops: int):
-        self.app = app
+
+class ProxyTrust:
+    """Who may say who the client is: with PROXY_HOPS, a peer whose address is in TRUSTED_PROXIES, or a peer on
+    the Unix socket (UNIX_SOCKET_PEER); without PROXY_HOPS, nobody."""
+
+    def __init__(self, proxies, hops: int):
+        self.hops = hops
         self.networks = trusted_networks(proxies)
-        self.fixed = ProxyFix(app, x_for=hops, x_proto=hops, x_host=0)
 
-    def __call__(self, environ, start_response):
-        if self.trusts(environ.get("REMOTE_ADDR")):
-            return self.fixed(environ, start_response)
-        for name in FORWARDED_HEADERS:
-            environ.pop(name, None)
-        return self.app(environ, start_response)
+    @classmethod
+    def from_config(cls, config) -> "ProxyTrust":
+        return cls(config["TRUSTED_PROXIES"], config["PROXY_HOPS"])
 
     def trusts(self, address: str | None) -> bool:
+        if not self.hops or address is None:
+            return False
+        if address == UNIX_SOCKET_PEER:
+            return True
         try:
-            peer = ipaddress.ip_address((address or "").split("%", 1)[0])
+            peer = ipaddress.ip_address(address.split("%", 1)[0])
         except ValueError:
             return False
         if isinstance(peer, ipaddress.IPv6Address) and peer.ipv4_mapped:
             peer = peer.ipv4_mapped
         return any(peer in network for network in self.networks)
+
+
+class TrustedProxies:
+    """werkzeug's ProxyFix (`hops` proxies, X-Forwarded-For and -Proto) for requests from a trusted proxy; from
+    any other peer the forwarded headers are dropped, and REMOTE_ADDR stays the peer's."""
+
+    def __init__(self, app, trust: ProxyTrust):
+        self.app = app
+        self.trust = trust
+        self.fixed = ProxyFix(app, x_for=trust.hops, x_proto=trust.hops, x_host=0)
+
+    def __call__(self, environ, start_response):
+        if self.trust.trusts(environ.get("REMOTE_ADDR")):
+            return self.fixed(environ, start_response)
+        for name in FORWARDED_HEADERS:
+            environ.pop(name, None)
+        return self.app(environ, start_response)
 
 
 def trusted_networks(proxies) -> list:

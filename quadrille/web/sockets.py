@@ -17,10 +17,10 @@ from flask import request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from ..errors import ServiceError, bad_request
-from ..infra.addresses import address_key
 from ..infra.limits import Audiences, Budgets
 from ..infra.presence import Presence
 from ..matches import MatchService
+from .clients import client_address
 from .socketio_server import harden, refusal
 
 log = logging.getLogger("quadrille")
@@ -55,8 +55,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     counted: dict[str, str] = {}  # sid -> address, for the connections counted against an address
     addresses: dict[str, str] = {}  # sid -> address, for the events counted against it
 
-    def address() -> str:
-        return address_key(request.remote_addr or "?")
+    address = client_address
 
     def gate(sid: str, event: str | None) -> dict | None:
         player = bool(presence.seats_of(sid))
@@ -218,16 +217,16 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     decision("rewind", lambda d: service.rewind(d.get("match"), d.get("token"), d.get("to")))
     decision("resign", lambda d: service.resign(d.get("match"), d.get("token")))
     decision("start", lambda d: service.start(d.get("match"), d.get("token"), d.get("computer_level"),
-                                              owner=request.remote_addr))
+                                              owner=client_address()))
     decision("pause", lambda d: service.pause(d.get("match"), d.get("token"), d.get("paused")))
     decision("reclaim", lambda d: service.take_back_seat(d.get("match"), d.get("token")))
     decision("computer", lambda d: service.hand_to_computer(d.get("match"), d.get("token"), d.get("seat"),
-                                                            d.get("level", 1), owner=request.remote_addr))
-    decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token"), owner=request.remote_addr))
+                                                            d.get("level", 1), owner=client_address()))
+    decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token"), owner=client_address()))
     decision("decline", lambda d: service.decline(d.get("match"), d.get("token"), d.get("offer", "rematch")))
-    decision("offer", lambda d: service.offer(d.get("match"), d.get("token"), d.get("offer"), owner=request.remote_addr))
+    decision("offer", lambda d: service.offer(d.get("match"), d.get("token"), d.get("offer"), owner=client_address()))
     decision("accept", lambda d: service.accept(d.get("match"), d.get("token"), d.get("offer"),
-                                                owner=request.remote_addr))
+                                                owner=client_address()))
     decision("abort", lambda d: service.abort(d.get("match"), d.get("token")))
     decision("timeout", lambda d: service.claim_timeout(d.get("match"), d.get("token"), d.get("result", "win")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))

@@ -14,8 +14,6 @@ from scripts.services.process import Service
 from scripts.services.users import popen_as, private_directory, system_user
 
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
-# Where nginx's connections to the app processes come from: the one address whose X-Forwarded-For they trust.
-NGINX_SOURCE_ADDRESS = "127.0.0.1"
 
 
 def nginx_binary() -> str:
@@ -26,7 +24,8 @@ def nginx_binary() -> str:
 
 
 def nginx_config(template: str, port: int, upstreams: list[str], directory: Path) -> str:
-    """deploy/nginx.conf for this machine: its upstream servers, its listening port and its paths."""
+    """deploy/nginx.conf for this machine: its upstream servers (`unix:/path/app1.sock` for an app process on
+    this machine, or `host:port`), its listening port and its paths."""
     def servers(match: re.Match) -> str:
         return "".join(f"{match.group(1)}server {address} max_fails=1 fail_timeout=5s;\n" for address in upstreams)
 

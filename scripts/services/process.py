@@ -1,8 +1,9 @@
 """A server process started here and stopped by its PID (Service, which each server of scripts/services/
-extends), and what starting one needs: a free port, whether a port answers, whether a Unix socket fits a path,
-the processes under a PID."""
+extends), and what starting one needs: a free port, whether a port or a Unix socket answers, an HTTP request
+through a Unix socket, whether a Unix socket fits a path, the processes under a PID."""
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
@@ -23,6 +24,40 @@ def answers(port: int, host: str = "127.0.0.1") -> bool:
     with socket.socket() as s:
         s.settimeout(0.5)
         return s.connect_ex((host, port)) == 0
+
+
+def answers_on(path: Path) -> bool:
+    """Whether a server accepts connections on the Unix socket at `path`."""
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(0.5)
+        return s.connect_ex(str(path)) == 0
+
+
+class UnixHTTPConnection(http.client.HTTPConnection):
+    """http.client's connection, through a Unix socket: for a server that has no TCP port (an app process of
+    the cluster, which only nginx and the cluster's user reach)."""
+
+    def __init__(self, path: Path, timeout: float = 10.0):
+        super().__init__("localhost", timeout=timeout)
+        self.unix_path = str(path)
+
+    def connect(self) -> None:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(self.timeout)
+        sock.connect(self.unix_path)
+        self.sock = sock
+
+
+def request_over_unix(path: Path, method: str, target: str, headers: dict | None = None,
+                      body: bytes | None = None) -> tuple[int, dict, bytes]:
+    """One HTTP request through the Unix socket at `path`: its status, headers and body."""
+    connection = UnixHTTPConnection(path)
+    try:
+        connection.request(method, target, body=body, headers={"Host": "localhost", **(headers or {})})
+        answer = connection.getresponse()
+        return answer.status, dict(answer.getheaders()), answer.read()
+    finally:
+        connection.close()
 
 
 def fits_a_socket_path(path: Path) -> bool:

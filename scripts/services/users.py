@@ -4,7 +4,8 @@ Started by root, PostgreSQL runs as the `postgres` system user, Redis as `redis`
 (Debian's own users for them; `nobody` where one is missing), each with its own group and no supplementary
 group: `subprocess.Popen(user=...)` alone changes the uid but keeps root's group and groups. Started by anyone
 else, everything runs as that user. Each server's directory belongs to it with mode 0700, so its Unix socket
-is out of reach of every other user but root; secrets and logs are written with mode 0600.
+is out of reach of every other user but root; the app processes' sockets are in a directory shared with
+nginx's group alone (`shared_with`); secrets and logs are written with mode 0600.
 """
 from __future__ import annotations
 
@@ -60,6 +61,21 @@ def private_directory(path: Path, run_as: RunAs | None, recursive: bool = False)
         for entry in [path, *(path.rglob("*") if recursive else [])]:
             os.chown(entry, run_as.uid, run_as.gid, follow_symlinks=False)
     os.chmod(path, 0o700)
+    return path
+
+
+def shared_with(path: Path, run_as: RunAs | None) -> Path:
+    """`path` made (if need be) for this user and `run_as` alone: owned by this user, in `run_as`'s group, mode
+    2710 (the group may pass through to a socket inside but not list it; set-group-id, so that a socket made
+    inside belongs to that group too). Without `run_as` (not root: everything runs as this user), mode 0700.
+    The app processes' sockets live there, reached by nginx's user (scripts/cluster.py)."""
+    path.mkdir(parents=True, exist_ok=True)
+    if run_as:
+        check_reachable(path.parent, run_as)
+        os.chown(path, os.geteuid(), run_as.gid)
+        os.chmod(path, 0o2710)
+    else:
+        os.chmod(path, 0o700)
     return path
 
 

@@ -1,6 +1,8 @@
 """Clusters for the tests: app processes on a PostgreSQL database and a Redis database of their own (on the
 session's PostgreSQL and Redis servers, tests/conftest.py), with nginx in front, all started by
-scripts/cluster.py's Cluster (its servers: scripts/services/) and stopped by PID."""
+scripts/cluster.py's Cluster (its servers: scripts/services/) and stopped by PID. nginx reaches the app processes
+through their Unix sockets, as in `scripts/cluster.sh`'s cluster; each also listens on a loopback port here, for
+the tests that must reach one process directly (test_cluster_security.py's cluster has none, as a real one)."""
 from __future__ import annotations
 
 import multiprocessing
@@ -29,9 +31,11 @@ def make_cluster(postgres_server, redis_url):
 
     def make(processes: int = 2, settings: dict | None = None, async_mode: str = "gevent") -> Cluster:
         name = f"c_{uuid.uuid4().hex[:12]}"
+        # app_ports: each app process on a loopback port too, where the tests' own clients reach one process
+        # directly (App.url), counted as their own addresses (scripts/cluster.py says why that stays honest)
         cluster = Cluster(where / f"cluster{len(made)}", processes, async_mode=async_mode,
                           settings={**SETTINGS, **(settings or {})},
-                          database_url=postgres_server.create_database(name), queue_url=redis_url)
+                          database_url=postgres_server.create_database(name), queue_url=redis_url, app_ports=True)
         made.append((cluster, name))
         return cluster.start()
     yield make

@@ -1,8 +1,9 @@
 """A cluster of scripts/cluster.py, attacked from this machine by another local user (`nobody`, through
 setpriv: the tests run as root), as the second security review did (issue 22, finding 5): its PostgreSQL and
 Redis refuse that user on TCP and on their Unix sockets, the app's database role is no superuser, no server
-of the cluster runs as root or in root's group, its secrets are private, an app process reached directly
-believes no forwarded address, and nginx does not say its version.
+of the cluster runs as root or in root's group, its secrets are private, the app processes cannot be reached but
+through nginx (no TCP port; their Unix sockets closed to that user), a forged X-Forwarded-For counts for
+nothing past nginx's own hop, and nginx does not say its version.
 
 One cluster for the module's attacks, with a PostgreSQL and a Redis server of its own, as `scripts/cluster.sh`
 starts them; and a database cluster made by an older cluster.py (trust, the app's role a superuser) is
@@ -25,7 +26,6 @@ import redis
 import requests
 from sqlalchemy.engine import make_url
 
-from bench.load import http_from
 from scripts.cluster import Cluster
 from scripts.services.postgres import Postgres, postgres_bindir
 from scripts.services.process import descendants
@@ -167,27 +167,75 @@ def test_the_clusters_secrets_and_logs_are_its_own(cluster):
         assert cluster.redis.password not in Path(f"/proc/{app.pid}/cmdline").read_text()
 
 
-def remaining(response: requests.Response) -> int:
-    assert response.status_code == 200, response.text
-    return int(response.headers["X-RateLimit-Remaining"])
+def listening_tcp_ports(pid: int) -> list[int]:
+    """The TCP ports a process listens on (IPv4 and IPv6): its sockets (/proc/<pid>/fd) found in the kernel's
+    tables of listening sockets (/proc/net/tcp, tcp6: state 0A)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:
+                ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
 
 
-def test_a_forged_x_forwarded_for_sent_straight_to_an_app_process_counts_as_its_real_address(cluster):
-    """An app process believes X-Forwarded-For from nginx's address only: a client that reaches its port
-    directly (here from 127.0.0.5) is counted as itself whatever it forwards, so it gets no fresh budget by
-    naming a new address each time, nor spends another's."""
-    direct = http_from("127.0.0.5")
-    left = [remaining(direct.get(f"{cluster.apps[i % 2].url}/api/games", timeout=10,
-                                 headers={"X-Forwarded-For": f"198.51.100.{i}", "X-Forwarded-Proto": "https"}))
-            for i in range(1, 6)]
+def test_another_local_user_cannot_reach_an_app_process(cluster):
+    """On one machine a TCP port on 127.0.0.1 is open to every local user, who could send a request straight to
+    an app process and forge its X-Forwarded-For. The app processes listen on no TCP port (nor do their computer
+    workers): each on a Unix socket (mode 0660) in a directory only the cluster's user and nginx's may enter."""
+    for app in cluster.apps:
+        for pid in (app.pid, *descendants(app.pid)):
+            assert listening_tcp_ports(pid) == [], (app.index, pid, "listens on TCP")
+    sockets = cluster.data / "sockets"
+    assert stat.S_IMODE(sockets.stat().st_mode) & 0o007 == 0, oct(sockets.stat().st_mode)
+    for app in cluster.apps:
+        assert stat.S_ISSOCK(app.unix_socket.stat().st_mode) and app.unix_socket.parent == sockets
+        assert stat.S_IMODE(app.unix_socket.stat().st_mode) == 0o660
+        assert app.get("/api/health") == (200, {"ok": True, "process": app.pid, "database": "postgresql",
+                                                "queue": "redis", "sockets": 0})
+        refused = as_another_user("curl", "-sS", "--max-time", "5", "--unix-socket", str(app.unix_socket),
+                                  "-H", "X-Forwarded-For: 198.51.100.7", "http://localhost/api/health")
+        assert refused.returncode == 7 and refused.stdout == "", said(refused)  # curl: could not connect
+        why = as_another_user("/usr/bin/python3", "-c", "import socket, sys; "
+                              "socket.socket(socket.AF_UNIX).connect(sys.argv[1])", str(app.unix_socket))
+        assert why.returncode != 0 and "PermissionError" in why.stderr, said(why)
+    listed = as_another_user("ls", str(sockets))
+    assert listed.returncode != 0 and "Permission denied" in said(listed), said(listed)
+    # The directory and the sockets are this user's, in nginx's group (its workers connect, through nginx in
+    # every other test), and nobody else's.
+    nginx_group = pwd.getpwnam("www-data").pw_gid
+    assert (sockets.stat().st_uid, sockets.stat().st_gid) == (os.geteuid(), nginx_group)
+    assert {(app.unix_socket.stat().st_uid, app.unix_socket.stat().st_gid) for app in cluster.apps} == {
+        (os.geteuid(), nginx_group)}
+
+
+def remaining_of(answer: subprocess.CompletedProcess) -> int:
+    """X-RateLimit-Remaining of an answer curl printed with its headers (-i)."""
+    assert answer.returncode == 0 and " 200 " in answer.stdout.splitlines()[0], said(answer)
+    return int(re.search(r"(?im)^x-ratelimit-remaining: *(\d+)", answer.stdout).group(1))
+
+
+def test_a_forged_x_forwarded_for_through_nginx_counts_as_nginx_saw_the_client(cluster):
+    """Another local user's only way in is nginx: whatever X-Forwarded-For it sends, the app processes count the
+    address nginx saw (the last hop, nginx's own), so it gets no fresh budget by naming a new address each time,
+    nor spends another client's."""
+    def through_nginx(source: str, forged: str) -> int:
+        return remaining_of(as_another_user("curl", "-sS", "-i", "--max-time", "10", "--interface", source, "-H",
+                                            f"X-Forwarded-For: {forged}", "-H", "X-Forwarded-Proto: https",
+                                            f"{cluster.url}/api/games"))
+    left = [through_nginx("127.0.0.5", f"198.51.100.{i}") for i in range(1, 6)]
     assert left == list(range(left[0], left[0] - 5, -1)), left   # one budget, counted down
-    assert remaining(direct.get(f"{cluster.apps[0].url}/api/games", timeout=10)) == left[-1] - 1
-    # Through nginx the header a client sends is not believed either: nginx adds the address it really saw.
-    through = http_from("127.0.0.6")
-    posing = [remaining(through.get(f"{cluster.url}/api/games", timeout=10, headers={"X-Forwarded-For": "127.0.0.5"}))
-              for _ in range(2)]
+    posing = [through_nginx("127.0.0.6", "127.0.0.5") for _ in range(2)]  # posing as the first client
     assert posing[0] > left[-1] and posing[1] == posing[0] - 1
-    assert remaining(direct.get(f"{cluster.apps[1].url}/api/games", timeout=10)) == left[-1] - 2
+    assert through_nginx("127.0.0.5", "127.0.0.6") == left[-1] - 1
 
 
 def test_nginx_does_not_say_its_version(cluster):

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import uuid
+from pathlib import Path
 
 import pytest
 import requests
@@ -19,7 +20,7 @@ import yaml
 
 from scripts.services import ROOT
 from scripts.services.nginx import Nginx
-from scripts.services.process import free_port
+from scripts.services.process import free_port, request_over_unix
 from scripts.services.users import popen_as, system_user
 from tests.conftest import service_directory, wait_until
 
@@ -48,6 +49,10 @@ def test_the_clusters_own_nginx_conf_passes_nginx_t():
         assert checked.returncode == 0, checked.stderr
         written = (where / "nginx.conf").read_text()
         assert written.count("server 127.0.0.1:5003 ") == 4 and "app1" not in written.split("http {", 1)[1]
+        sockets = [f"unix:{where}/sockets/app{i}.sock" for i in (1, 2)]  # as scripts/cluster.py writes it
+        checked = Nginx(where, sockets).test()
+        assert checked.returncode == 0, checked.stderr
+        assert (where / "nginx.conf").read_text().count(f"server {sockets[1]} ") == 4
     finally:
         shutil.rmtree(where, ignore_errors=True)
 
@@ -193,7 +198,10 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
         described = json.loads((data / "cluster.json").read_text())
         assert described["url"] == line.split(" on ")[1].split(" ")[0]
         assert described["database"].startswith("postgresql+psycopg://") and described["queue"].startswith("redis://")
-        pids = {requests.get(f"{p['url']}/api/health").json()["process"] for p in described["processes"]}
+        # each app process on its Unix socket alone (no TCP port), which this user reaches
+        assert all(set(p) == {"pid", "socket"} for p in described["processes"]), described["processes"]
+        pids = {json.loads(request_over_unix(Path(p["socket"]), "GET", "/api/health")[2])["process"]
+                for p in described["processes"]}
         assert pids == {p["pid"] for p in described["processes"]}
         for pid in pids:  # on one machine the app processes reach PostgreSQL and Redis through Unix sockets
             # (their URLs, with the passwords, in the environment, never on the command line that `ps` shows)
@@ -213,6 +221,7 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
         for url in [described["url"], described["database"], described["queue"]]:
             port = int(re.search(r":(\d+)/", url).group(1))
             wait_until(lambda: not answering(port), 10, f"port {port} to close")
+        assert not any(Path(p["socket"]).exists() for p in described["processes"])  # each app removed its own
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -14,6 +14,7 @@ import select
 import socket
 import threading
 import time
+from functools import partial
 from urllib.parse import urlsplit
 
 import pytest
@@ -179,6 +180,84 @@ def test_connections_past_the_cap_of_an_address_are_refused_before_any_http(targ
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
 
 
+# -- behind a proxy: the cap spares the proxy, not a client that goes around it ---------------------------
+PROXY = "127.0.0.1"
+BEHIND_A_PROXY = {**SETTINGS, "PROXY_HOPS": 1, "TRUSTED_PROXIES": [PROXY]}
+
+
+@pytest.fixture(scope="module", params=ASYNC_MODES)
+def proxied(request, tmp_path_factory):
+    """A server behind a proxy: the proxy on 127.0.0.1 (TRUSTED_PROXIES) or on its Unix socket, and a TCP port
+    that any client may reach directly as well."""
+    where = tmp_path_factory.mktemp("proxied")
+    proc = ServerProcess(where / "proxied.db", request.param, port=True, settings=BEHIND_A_PROXY,
+                         unix_socket=where / "app.sock").start()
+    yield proc
+    proc.stop()
+
+
+def connect_unix(path) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(5)
+    sock.connect(str(path))
+    return sock
+
+
+def hold_many(open_one, count: int) -> dict:
+    """Open `count` connections with `open_one()`, see which the server closed unread, ask for /api/health on a
+    few of those it kept, and close them all."""
+    held = [open_one() for _ in range(count)]
+    time.sleep(1.0)
+    refused = [s for s in held if closed_by_server(s)]
+    kept = [s for s in held if s not in refused]
+    served = 0
+    for sock in kept[:10]:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        served += read_response(sock).startswith(b"HTTP/1.1 200")
+    for sock in held:
+        sock.close()
+    return {"refused": len(refused), "kept": len(kept), "served": served}
+
+
+def test_behind_a_proxy_a_client_that_reaches_the_process_directly_is_still_capped(proxied, victim_of_proxied):
+    """The cap on connections per address used to be off behind a proxy (PROXY_HOPS): a client that reached the
+    process's port itself could hold as many as it liked. Only the proxy is spared: its address, and its Unix
+    socket."""
+    direct = run_attack(victim_of_proxied, hold_many, partial(connect, proxied.url, ATTACKER), 2 * PER_ADDRESS)
+    assert direct == {"kept": PER_ADDRESS, "refused": PER_ADDRESS, "served": 10}, direct
+    assert victim_of_proxied.worst_ms < WORST_ROUND_TRIP_MS, victim_of_proxied.round_trips
+    through_the_proxy = hold_many(partial(connect, proxied.url, PROXY), 2 * PER_ADDRESS)
+    assert through_the_proxy == {"kept": 2 * PER_ADDRESS, "refused": 0, "served": 10}, through_the_proxy
+    on_the_socket = hold_many(partial(connect_unix, proxied.unix_socket), 2 * PER_ADDRESS)
+    assert on_the_socket == {"kept": 2 * PER_ADDRESS, "refused": 0, "served": 10}, on_the_socket
+
+
+def test_a_unix_socket_connection_gets_the_same_timeouts_and_whole_requests_only(proxied):
+    """What holds a TCP connection to account holds one on the Unix socket: an idle connection, and a request
+    that stops inside its headers, are closed after their timeouts, unanswered; a body that stops short is never
+    served (were any of them served, each would be an Engine.IO session)."""
+    before = sessions(proxied.url)
+    idle = connect_unix(proxied.unix_socket)
+    half = [connect_unix(proxied.unix_socket) for _ in HALF_SENT]
+    for sock, text in zip(half, HALF_SENT):
+        sock.sendall(text)
+    started = time.monotonic()
+    assert closed_by_server(idle, IDLE_TIMEOUT * 1.25 + 2) and closed_by_server(half[0], HEADER_TIMEOUT + 2)
+    assert time.monotonic() - started < max(IDLE_TIMEOUT * 1.25, HEADER_TIMEOUT) + 2
+    assert not answered_already(half[1])
+    for sock in (idle, *half):
+        sock.close()
+    time.sleep(0.5)
+    assert sessions(proxied.url) == before, "a request that never arrived whole was served"
+
+
+@pytest.fixture
+def victim_of_proxied(proxied):
+    person = Victim(proxied.url)
+    yield person
+    person.close()
+
+
 # -- the descriptor reserve ---------------------------------------------------------------------------
 DESCRIPTORS = 1000  # the server's open-file limit for this test (its default is the machine's, 20,000 here)
 HOLDERS = {"HEADER_TIMEOUT": 30.0, "IDLE_TIMEOUT": 30.0, "TCP_CONNECTIONS_PER_ADDRESS": 5000,
@@ -283,3 +362,21 @@ def test_the_gate_cuts_the_newest_connection_of_the_address_holding_the_most():
     assert gate.admit("192.0.2.9", lambda: None) is not None and cut == [("many", 3)]
     gate.release(tickets["many"][3])  # its handler closes it: already forgotten
     assert gate.descriptors == 6 and gate.held_by("2001:db8::7") == 3
+
+
+def test_the_gate_spares_the_proxy_and_never_cuts_its_connections():
+    from quadrille.web.admission import ConnectionGate
+    cut = []
+    gate = ConnectionGate(per_address=2, reserve=0, limit=lambda: 6)
+    proxied = [gate.admit("", lambda i=i: cut.append(("proxy", i)), proxy=True) for i in range(4)]
+    assert all(proxied) and gate.descriptors == 4  # past the cap of 2: the proxy is no address
+    direct = [gate.admit("192.0.2.1", lambda i=i: cut.append(("direct", i))) for i in range(3)]
+    assert direct[2] is None and gate.descriptors == 6  # a direct client is capped
+    # At the ceiling the proxy's new connection takes the place of the direct client's newest, never another
+    # of its own; with no direct connection left to cut, it waits.
+    assert gate.admit("", lambda: None, proxy=True) is not None and cut == [("direct", 1)]
+    assert gate.admit("", lambda: None, proxy=True) is not None and cut == [("direct", 1), ("direct", 0)]
+    assert gate.admit("", lambda: None, proxy=True) is None and gate.descriptors == 6
+    assert gate.admit("192.0.2.9", lambda: None) is None  # a newcomer finds nothing but the proxy's: it waits
+    gate.release(proxied[0])
+    assert gate.descriptors == 5 and gate.admit("192.0.2.9", lambda: None) is not None
