@@ -29,8 +29,11 @@ SETTINGS = {
 
 @pytest.fixture(scope="module", params=ASYNC_MODES)
 def target(request, tmp_path_factory):
-    """A real server under each async mode (gevent, the default, and eventlet)."""
-    proc = ServerProcess(tmp_path_factory.mktemp("security") / "security.db", request.param, settings=SETTINGS).start()
+    """A real server under each async mode (gevent, the default, and eventlet), one per test module, with the
+    module's own `SERVER_SETTINGS` where it has them (else SETTINGS below)."""
+    settings = getattr(request.module, "SERVER_SETTINGS", SETTINGS)
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    proc = ServerProcess(tmp_path_factory.mktemp(name) / f"{name}.db", request.param, settings=settings).start()
     yield proc
     proc.stop()
 

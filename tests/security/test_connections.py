@@ -28,25 +28,11 @@ HEADER_TIMEOUT = IDLE_TIMEOUT = 2.0
 PER_ADDRESS = 150
 # The victim probes ten times a second for the whole of an attack: its own budget must not end the test.
 VICTIM_BUDGET = {"SOCKET_PLAYER_EVENTS": "2000 per 20 seconds"}
-SETTINGS = {"HEADER_TIMEOUT": HEADER_TIMEOUT, "IDLE_TIMEOUT": IDLE_TIMEOUT,
+SERVER_SETTINGS = {"HEADER_TIMEOUT": HEADER_TIMEOUT, "IDLE_TIMEOUT": IDLE_TIMEOUT,
             "TCP_CONNECTIONS_PER_ADDRESS": PER_ADDRESS, **VICTIM_BUDGET}
 HALF_SENT = (b"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: x\r\n",  # never ends its headers
              b"GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n0123456789")
 
-
-@pytest.fixture(scope="module", params=ASYNC_MODES)
-def target(request, tmp_path_factory):
-    proc = ServerProcess(tmp_path_factory.mktemp("connections") / "connections.db", request.param,
-                         settings=SETTINGS).start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture
-def victim(target):
-    person = Victim(target.url)
-    yield person
-    person.close()
 
 
 def connect(url: str, address: str) -> socket.socket:
@@ -182,7 +168,7 @@ def test_connections_past_the_cap_of_an_address_are_refused_before_any_http(targ
 
 # -- behind a proxy: the cap spares the proxy, not a client that goes around it ---------------------------
 PROXY = "127.0.0.1"
-BEHIND_A_PROXY = {**SETTINGS, "PROXY_HOPS": 1, "TRUSTED_PROXIES": [PROXY]}
+BEHIND_A_PROXY = {**SERVER_SETTINGS, "PROXY_HOPS": 1, "TRUSTED_PROXIES": [PROXY]}
 
 
 @pytest.fixture(scope="module", params=ASYNC_MODES)

@@ -10,26 +10,17 @@ from __future__ import annotations
 import statistics
 import threading
 
-import pytest
 
-from tests.conftest import ASYNC_MODES, ServerProcess
 from tests.security.browsers import PASSWORD, Browser, http_call
 from tests.security.clients import ATTACKER, SETUP
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 
 PER_ACCOUNT = 10      # PASSWORD_CHECK_RATE below: password checks one account may ask for
 WORKERS, QUEUE = 1, 4
-FLOOD_SETTINGS = {**SETTINGS, "ACCOUNT_RATE": "1000 per minute", "LOGIN_NAME_RATE": "1000 per hour",
+SERVER_SETTINGS = {**SETTINGS, "ACCOUNT_RATE": "1000 per minute", "LOGIN_NAME_RATE": "1000 per hour",
                   "PASSWORD_CHECK_RATE": f"{PER_ACCOUNT} per hour",
                   "PASSWORD_WORKERS": WORKERS, "PASSWORD_QUEUE": QUEUE}
 
-
-@pytest.fixture(scope="module", params=ASYNC_MODES)
-def target(request, tmp_path_factory):
-    proc = ServerProcess(tmp_path_factory.mktemp("floods") / "floods.db", request.param,
-                         settings=FLOOD_SETTINGS).start()
-    yield proc
-    proc.stop()
 
 
 def in_parallel(jobs: list, parallel: int) -> list:

@@ -10,15 +10,13 @@ import threading
 import time
 from urllib.parse import urlsplit
 
-import pytest
 import websocket
 
-from tests.conftest import ASYNC_MODES, ServerProcess
-from tests.security.clients import ATTACKER, SETUP, RawSocket, Victim, request
+from tests.security.clients import ATTACKER, SETUP, RawSocket, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
 WATCHERS_PER_ADDRESS = 10
-SETTINGS = {
+SERVER_SETTINGS = {
     "WATCHERS_PER_ADDRESS": WATCHERS_PER_ADDRESS,
     # The attacker's player makes thousands of actions and the victim probes for a minute: budgets that let
     # them, so that what is measured is what watchers cost.
@@ -31,19 +29,6 @@ SETTINGS = {
 # The largest STATE the server sends: a 40x40 Gamma of 16 players lists its 1,600 legal moves (37 KB).
 BIG_MATCH = {"game": "gamma", "mode": "local", "options": {"width": 40, "height": 40, "players": 16}}
 
-
-@pytest.fixture(scope="module", params=ASYNC_MODES)
-def target(request, tmp_path_factory):
-    proc = ServerProcess(tmp_path_factory.mktemp("watchers") / "watchers.db", request.param, settings=SETTINGS).start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture
-def victim(target):
-    person = Victim(target.url)
-    yield person
-    person.close()
 
 
 def rss_mb(pid: int) -> float:
