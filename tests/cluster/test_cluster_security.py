@@ -65,19 +65,29 @@ def psql(connection: str) -> list[str]:
                                                           "WHERE rolname = current_user"]
 
 
-def test_another_local_user_cannot_reach_the_clusters_postgresql(cluster):
-    postgres = cluster.postgres
+def postgres_tries(postgres) -> list[tuple[str, subprocess.CompletedProcess]]:
+    """The attack of finding 5 on PostgreSQL (bench/attacks.py replays it): another local user asks for the
+    superuser and the app's role over TCP, with no password and guessed ones, and through the Unix socket.
+    Each try ("tcp" or "socket") with what psql answered."""
+    tries = []
     for user in ("postgres", "quadrille"):
         for guess in ("", "password=", f"password={user}", "password=quadrille"):
-            over_tcp = as_another_user(*psql(f"host=127.0.0.1 port={postgres.port} user={user} dbname=postgres {guess}"))
-            assert over_tcp.returncode != 0 and "|" not in over_tcp.stdout, said(over_tcp)
-            assert re.search(r"password authentication failed|no password supplied", said(over_tcp)), said(over_tcp)
-        through_the_socket = as_another_user(*psql(f"host={postgres.directory} port={postgres.port} user={user} "
-                                                   f"dbname=postgres"))
-        assert through_the_socket.returncode != 0 and "Permission denied" in said(through_the_socket), \
-            said(through_the_socket)
+            tries.append(("tcp", as_another_user(*psql(f"host=127.0.0.1 port={postgres.port} user={user} "
+                                                       f"dbname=postgres {guess}"))))
+        tries.append(("socket", as_another_user(*psql(f"host={postgres.directory} port={postgres.port} user={user} "
+                                                       f"dbname=postgres"))))
+    return tries
+
+
+def test_another_local_user_cannot_reach_the_clusters_postgresql(cluster):
+    for way, answer in postgres_tries(cluster.postgres):
+        assert answer.returncode != 0 and "|" not in answer.stdout, said(answer)
+        if way == "tcp":
+            assert re.search(r"password authentication failed|no password supplied", said(answer)), said(answer)
+        else:
+            assert "Permission denied" in said(answer), said(answer)
     # What the user running the cluster does with the password (so the refusals above are not a broken psql).
-    app_role = make_url(cluster.database_url)
+    postgres, app_role = cluster.postgres, make_url(cluster.database_url)
     assert subprocess.run(psql(f"host=127.0.0.1 port={postgres.port} user={app_role.username} dbname=quadrille "
                                f"password={app_role.password}"), capture_output=True, text=True
                           ).stdout.strip() == "quadrille|f"
@@ -99,18 +109,27 @@ def test_the_apps_database_role_is_no_superuser_and_cannot_reach_the_machine(clu
                             ).fetchone()[0] == url.username
 
 
-def test_another_local_user_cannot_reach_the_clusters_redis(cluster):
-    port, sock = cluster.redis.port, cluster.redis.socket
+def redis_tries(redis_server) -> list[tuple[list[str], subprocess.CompletedProcess]]:
+    """The attack of finding 5 on Redis: another local user pings, publishes a forged challenge and edits a
+    budget over TCP (with no password and guessed ones), and pings through the Unix socket."""
+    port, sock = redis_server.port, redis_server.socket
     forged = '{"challenge": "forged"}'
-    for argv in (["redis-cli", "-p", str(port), "PING"],
-                 ["redis-cli", "-p", str(port), "PUBLISH", "quadrille:socketio", forged],   # the forged challenge
-                 ["redis-cli", "-p", str(port), "SET", "quadrille:budget", "0"],
-                 ["redis-cli", "-p", str(port), "--user", "default", "--pass", "", "PING"],
-                 ["redis-cli", "-p", str(port), "--user", "quadrille", "--pass", "quadrille", "PING"]):
-        refused = as_another_user(*argv)
-        assert "PONG" not in refused.stdout and re.search(r"NOAUTH|WRONGPASS", said(refused)), (argv, said(refused))
-    through_the_socket = as_another_user("redis-cli", "-s", str(sock), "PING")
-    assert "PONG" not in through_the_socket.stdout and "Permission denied" in said(through_the_socket)
+    tries = [["redis-cli", "-p", str(port), "PING"],
+             ["redis-cli", "-p", str(port), "PUBLISH", "quadrille:socketio", forged],   # the forged challenge
+             ["redis-cli", "-p", str(port), "SET", "quadrille:budget", "0"],
+             ["redis-cli", "-p", str(port), "--user", "default", "--pass", "", "PING"],
+             ["redis-cli", "-p", str(port), "--user", "quadrille", "--pass", "quadrille", "PING"],
+             ["redis-cli", "-s", str(sock), "PING"]]
+    return [(argv, as_another_user(*argv)) for argv in tries]
+
+
+def test_another_local_user_cannot_reach_the_clusters_redis(cluster):
+    for argv, refused in redis_tries(cluster.redis):
+        assert "PONG" not in refused.stdout, (argv, said(refused))
+        if "-s" in argv:
+            assert "Permission denied" in said(refused), (argv, said(refused))
+        else:
+            assert re.search(r"NOAUTH|WRONGPASS", said(refused)), (argv, said(refused))
     # With the password, the app's user may do what the app does, and nothing that writes files or reconfigures.
     client = redis.Redis.from_url(cluster.queue_url)
     try:
@@ -172,14 +191,26 @@ def remaining(response: requests.Response) -> int:
     return int(response.headers["X-RateLimit-Remaining"])
 
 
+def forged_forwarding(app_urls: list[str], address: str, times: int) -> list[tuple[int, int | None]]:
+    """The attack of finding 5 on the app processes (bench/attacks.py replays it): `times` requests from
+    `address` straight to their ports, each naming another forwarded address. Each answer's status, and the
+    HTTP budget it says is left."""
+    direct = http_from(address)
+    answers = [direct.get(f"{app_urls[i % len(app_urls)]}/api/games", timeout=10,
+                          headers={"X-Forwarded-For": f"198.51.{100 + i // 250}.{i % 250 + 1}",
+                                   "X-Forwarded-Proto": "https"}) for i in range(1, times + 1)]
+    return [(answer.status_code, int(answer.headers["X-RateLimit-Remaining"])
+             if "X-RateLimit-Remaining" in answer.headers else None) for answer in answers]
+
+
 def test_a_forged_x_forwarded_for_sent_straight_to_an_app_process_counts_as_its_real_address(cluster):
     """An app process believes X-Forwarded-For from nginx's address only: a client that reaches its port
     directly (here from 127.0.0.5) is counted as itself whatever it forwards, so it gets no fresh budget by
     naming a new address each time, nor spends another's."""
     direct = http_from("127.0.0.5")
-    left = [remaining(direct.get(f"{cluster.apps[i % 2].url}/api/games", timeout=10,
-                                 headers={"X-Forwarded-For": f"198.51.100.{i}", "X-Forwarded-Proto": "https"}))
-            for i in range(1, 6)]
+    answers = forged_forwarding([app.url for app in cluster.apps], "127.0.0.5", 5)
+    assert {status for status, _ in answers} == {200}, answers
+    left = [budget for _, budget in answers]
     assert left == list(range(left[0], left[0] - 5, -1)), left   # one budget, counted down
     assert remaining(direct.get(f"{cluster.apps[0].url}/api/games", timeout=10)) == left[-1] - 1
     # Through nginx the header a client sends is not believed either: nginx adds the address it really saw.
