@@ -111,9 +111,10 @@ def half_sent(url: str, addresses: list[str], each: int, wait: float) -> dict:
 
 
 def said_half_sent(result: dict) -> str:
-    return (f"{result['sent']:,} sent: the {result['stopped in headers']:,} stopped in their headers "
-            f"{result['closed by the server']:,} closed by the server within its header timeout; "
-            f"{result['answered']} answered, {result['served']} served")
+    in_headers = result["stopped in headers"]
+    return (f"{result['sent']:,} sent ({in_headers:,} stopping in their headers, the others in their bodies): "
+            f"{result['closed by the server']:,} of the {in_headers:,} closed by the server within its header "
+            f"timeout; {result['answered']} answered, {result['served']} served")
 
 
 def said_flood(result: dict) -> str:
