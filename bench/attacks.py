@@ -86,7 +86,8 @@ def round_trips(victim: Victim) -> dict:
 
 def replay(attack, target, pids: list[int], mode: str, shared: dict) -> None:
     """One attack on `target` (a server or a cluster, whose app processes are `pids`), and its JSON line."""
-    line = {"async_mode": mode, "finding": attack.finding, "attack": attack.name, "what": attack.what}
+    line = {"async_mode": mode, "finding": attack.finding, "attack": attack.name, "what": attack.what,
+            "load_1m": round(os.getloadavg()[0], 2)}
     try:
         function, args = attack.prepare(target, shared)
         victim = SteadyVictim(target.url)
