@@ -113,11 +113,12 @@ def on_a_server(attacks: list, mode: str) -> None:
             shared: dict = {}
             for attack in attacks:
                 replay(attack, server, [server.pid], mode, shared)
-            log = server.log_path.read_text(errors="replace")
-            print(json.dumps({"async_mode": mode, "log_bytes": len(log), "tracebacks": log.count("Traceback"),
-                              "refusal_summaries": log.count("quadrille.refusals: refused")}), flush=True)
         finally:
-            server.stop()
+            server.stop()  # and it writes the refusals counted since its last summary
+        log = server.log_path.read_text(errors="replace")
+        print(json.dumps({"async_mode": mode, "log_bytes": len(log), "log_lines": log.count("\n"),
+                          "tracebacks": log.count("Traceback"),
+                          "refusal_summaries": log.count("quadrille.refusals: refused")}), flush=True)
 
 
 def on_a_cluster(attacks: list, mode: str) -> None:
