@@ -11,8 +11,8 @@ run against a real scripts/cluster.py cluster (PostgreSQL, Redis, two app proces
 Each attack runs in a process of its own from loopback addresses of its own (127.0.0.3 and on), the victim from
 127.0.0.2 (tests/security/clients.py). Prints one JSON line per attack: the victim's median, 99th percentile and
 worst round trip in ms, the server's CPU meanwhile, and what the attacker got. The attacks are the tests' own
-(bench/attacks_*.py say whose), imported. Run as root (as the tests do): the idle-connection attacks raise their
-own descriptor limit, and the cluster's servers run as their own system users.
+(bench/attacks_*.py say whose), imported. Run as root, as the tests are: the cluster's servers run as system users
+of their own, and its attacker is another local user (`nobody`, through setpriv).
 """
 from __future__ import annotations
 
