@@ -65,19 +65,29 @@ def psql(connection: str) -> list[str]:
                                                           "WHERE rolname = current_user"]
 
 
-def test_another_local_user_cannot_reach_the_clusters_postgresql(cluster):
-    postgres = cluster.postgres
+def postgres_tries(postgres) -> list[tuple[str, subprocess.CompletedProcess]]:
+    """The attack of finding 5 on PostgreSQL (bench/attacks.py replays it): another local user asks for the
+    superuser and the app's role over TCP, with no password and guessed ones, and through the Unix socket.
+    Each try ("tcp" or "socket") with what psql answered."""
+    tries = []
     for user in ("postgres", "quadrille"):
         for guess in ("", "password=", f"password={user}", "password=quadrille"):
-            over_tcp = as_another_user(*psql(f"host=127.0.0.1 port={postgres.port} user={user} dbname=postgres {guess}"))
-            assert over_tcp.returncode != 0 and "|" not in over_tcp.stdout, said(over_tcp)
-            assert re.search(r"password authentication failed|no password supplied", said(over_tcp)), said(over_tcp)
-        through_the_socket = as_another_user(*psql(f"host={postgres.directory} port={postgres.port} user={user} "
-                                                   f"dbname=postgres"))
-        assert through_the_socket.returncode != 0 and "Permission denied" in said(through_the_socket), \
-            said(through_the_socket)
+            tries.append(("tcp", as_another_user(*psql(f"host=127.0.0.1 port={postgres.port} user={user} "
+                                                       f"dbname=postgres {guess}"))))
+        tries.append(("socket", as_another_user(*psql(f"host={postgres.directory} port={postgres.port} user={user} "
+                                                       f"dbname=postgres"))))
+    return tries
+
+
+def test_another_local_user_cannot_reach_the_clusters_postgresql(cluster):
+    for way, answer in postgres_tries(cluster.postgres):
+        assert answer.returncode != 0 and "|" not in answer.stdout, said(answer)
+        if way == "tcp":
+            assert re.search(r"password authentication failed|no password supplied", said(answer)), said(answer)
+        else:
+            assert "Permission denied" in said(answer), said(answer)
     # What the user running the cluster does with the password (so the refusals above are not a broken psql).
-    app_role = make_url(cluster.database_url)
+    postgres, app_role = cluster.postgres, make_url(cluster.database_url)
     assert subprocess.run(psql(f"host=127.0.0.1 port={postgres.port} user={app_role.username} dbname=quadrille "
                                f"password={app_role.password}"), capture_output=True, text=True
                           ).stdout.strip() == "quadrille|f"
@@ -99,18 +109,27 @@ def test_the_apps_database_role_is_no_superuser_and_cannot_reach_the_machine(clu
                             ).fetchone()[0] == url.username
 
 
-def test_another_local_user_cannot_reach_the_clusters_redis(cluster):
-    port, sock = cluster.redis.port, cluster.redis.socket
+def redis_tries(redis_server) -> list[tuple[list[str], subprocess.CompletedProcess]]:
+    """The attack of finding 5 on Redis: another local user pings, publishes a forged challenge and edits a
+    budget over TCP (with no password and guessed ones), and pings through the Unix socket."""
+    port, sock = redis_server.port, redis_server.socket
     forged = '{"challenge": "forged"}'
-    for argv in (["redis-cli", "-p", str(port), "PING"],
-                 ["redis-cli", "-p", str(port), "PUBLISH", "quadrille:socketio", forged],   # the forged challenge
-                 ["redis-cli", "-p", str(port), "SET", "quadrille:budget", "0"],
-                 ["redis-cli", "-p", str(port), "--user", "default", "--pass", "", "PING"],
-                 ["redis-cli", "-p", str(port), "--user", "quadrille", "--pass", "quadrille", "PING"]):
-        refused = as_another_user(*argv)
-        assert "PONG" not in refused.stdout and re.search(r"NOAUTH|WRONGPASS", said(refused)), (argv, said(refused))
-    through_the_socket = as_another_user("redis-cli", "-s", str(sock), "PING")
-    assert "PONG" not in through_the_socket.stdout and "Permission denied" in said(through_the_socket)
+    tries = [["redis-cli", "-p", str(port), "PING"],
+             ["redis-cli", "-p", str(port), "PUBLISH", "quadrille:socketio", forged],   # the forged challenge
+             ["redis-cli", "-p", str(port), "SET", "quadrille:budget", "0"],
+             ["redis-cli", "-p", str(port), "--user", "default", "--pass", "", "PING"],
+             ["redis-cli", "-p", str(port), "--user", "quadrille", "--pass", "quadrille", "PING"],
+             ["redis-cli", "-s", str(sock), "PING"]]
+    return [(argv, as_another_user(*argv)) for argv in tries]
+
+
+def test_another_local_user_cannot_reach_the_clusters_redis(cluster):
+    for argv, refused in redis_tries(cluster.redis):
+        assert "PONG" not in refused.stdout, (argv, said(refused))
+        if "-s" in argv:
+            assert "Permission denied" in said(refused), (argv, said(refused))
+        else:
+            assert re.search(r"NOAUTH|WRONGPASS", said(refused)), (argv, said(refused))
     # With the password, the app's user may do what the app does, and nothing that writes files or reconfigures.
     client = redis.Redis.from_url(cluster.queue_url)
     try:
@@ -187,6 +206,21 @@ def listening_tcp_ports(pid: int) -> list[int]:
     return ports
 
 
+def app_process_tries(cluster) -> list[tuple[str, subprocess.CompletedProcess]]:
+    """The attack of finding 5 on the app processes (bench/attacks.py replays it): another local user tries each
+    app's socket with curl (forging X-Forwarded-For) and with a plain connect(), and lists their directory."""
+    tries = []
+    for app in cluster.apps:
+        tries.append((f"app{app.index} curl", as_another_user(
+            "curl", "-sS", "--max-time", "5", "--unix-socket", str(app.unix_socket),
+            "-H", "X-Forwarded-For: 198.51.100.7", "http://localhost/api/health")))
+        tries.append((f"app{app.index} connect", as_another_user(
+            "/usr/bin/python3", "-c", "import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])",
+            str(app.unix_socket))))
+    tries.append(("ls sockets", as_another_user("ls", str(cluster.data / "sockets"))))
+    return tries
+
+
 def test_another_local_user_cannot_reach_an_app_process(cluster):
     """On one machine a TCP port on 127.0.0.1 is open to every local user, who could send a request straight to
     an app process and forge its X-Forwarded-For. The app processes listen on no TCP port (nor do their computer
@@ -201,14 +235,13 @@ def test_another_local_user_cannot_reach_an_app_process(cluster):
         assert stat.S_IMODE(app.unix_socket.stat().st_mode) == 0o660
         assert app.get("/api/health") == (200, {"ok": True, "process": app.pid, "database": "postgresql",
                                                 "queue": "redis", "sockets": 0})
-        refused = as_another_user("curl", "-sS", "--max-time", "5", "--unix-socket", str(app.unix_socket),
-                                  "-H", "X-Forwarded-For: 198.51.100.7", "http://localhost/api/health")
-        assert refused.returncode == 7 and refused.stdout == "", said(refused)  # curl: could not connect
-        why = as_another_user("/usr/bin/python3", "-c", "import socket, sys; "
-                              "socket.socket(socket.AF_UNIX).connect(sys.argv[1])", str(app.unix_socket))
-        assert why.returncode != 0 and "PermissionError" in why.stderr, said(why)
-    listed = as_another_user("ls", str(sockets))
-    assert listed.returncode != 0 and "Permission denied" in said(listed), said(listed)
+    for what, answer in app_process_tries(cluster):
+        if what.endswith("curl"):
+            assert answer.returncode == 7 and answer.stdout == "", said(answer)  # curl: could not connect
+        elif what.endswith("connect"):
+            assert answer.returncode != 0 and "PermissionError" in answer.stderr, said(answer)
+        else:
+            assert answer.returncode != 0 and "Permission denied" in said(answer), said(answer)
     # The directory and the sockets are this user's, in nginx's group (its workers connect, through nginx in
     # every other test), and nobody else's.
     nginx_group = pwd.getpwnam("www-data").pw_gid
@@ -223,14 +256,20 @@ def remaining_of(answer: subprocess.CompletedProcess) -> int:
     return int(re.search(r"(?im)^x-ratelimit-remaining: *(\d+)", answer.stdout).group(1))
 
 
+def forged_through_nginx(cluster, source: str, forged: str) -> int:
+    """Another local user's request through nginx from `source`, forging X-Forwarded-For: the HTTP budget left
+    (bench/attacks.py replays it)."""
+    return remaining_of(as_another_user("curl", "-sS", "-i", "--max-time", "10", "--interface", source, "-H",
+                                        f"X-Forwarded-For: {forged}", "-H", "X-Forwarded-Proto: https",
+                                        f"{cluster.url}/api/games"))
+
+
 def test_a_forged_x_forwarded_for_through_nginx_counts_as_nginx_saw_the_client(cluster):
     """Another local user's only way in is nginx: whatever X-Forwarded-For it sends, the app processes count the
     address nginx saw (the last hop, nginx's own), so it gets no fresh budget by naming a new address each time,
     nor spends another client's."""
     def through_nginx(source: str, forged: str) -> int:
-        return remaining_of(as_another_user("curl", "-sS", "-i", "--max-time", "10", "--interface", source, "-H",
-                                            f"X-Forwarded-For: {forged}", "-H", "X-Forwarded-Proto: https",
-                                            f"{cluster.url}/api/games"))
+        return forged_through_nginx(cluster, source, forged)
     left = [through_nginx("127.0.0.5", f"198.51.100.{i}") for i in range(1, 6)]
     assert left == list(range(left[0], left[0] - 5, -1)), left   # one budget, counted down
     posing = [through_nginx("127.0.0.6", "127.0.0.5") for _ in range(2)]  # posing as the first client

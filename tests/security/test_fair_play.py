@@ -128,19 +128,29 @@ def test_games_between_the_same_two_accounts_count_only_a_few_a_day(target):
     assert trails_rating(farmer, "farmer2")["games"] == PAIR_LIMIT + 1
 
 
+def rated_challenge_from_a_start(server, names: tuple[str, str] = ("cheat", "mark")) -> dict:
+    """The attack of finding 9 (bench/attacks.py replays it): a rated Lattice challenge from an imported start
+    (Lattice's import-only `start` option: 8 pieces against 1). What the challenge was answered, what each
+    side's lists then hold, and a plain rated challenge after it."""
+    cheat, mark = Player(server, names[0]), Player(server, names[1])
+    lopsided = "B:Aa1,Ac1,Bb1,Bd1,Ca1,Cc1,Db1,Dd1;T:Cd4;benchB:0;benchT:7"
+    refused = cheat.post("/api/challenges", {"to": mark.name, "game": "lattice", "rated": True,
+                                             "options": {"start": lopsided}})
+    seen = {"status": refused.status_code, "answer": refused.json(),
+            "incoming": mark.get("/api/challenges")["incoming"], "outgoing": cheat.get("/api/challenges")["outgoing"]}
+    plain = cheat.post("/api/challenges", {"to": mark.name, "game": "lattice", "rated": True})
+    return {**seen, "plain": (plain.status_code, plain.json().get("options", {}).get("start"))}
+
+
 def test_a_rated_challenge_from_an_imported_start_is_refused(target):
     """Lattice's `start` (an imported game's position: 8 pieces against 1) is import-only and changes the
     start: a rated challenge with it is refused with a clear error, and nothing is stored."""
-    cheat, mark = Player(target, "cheat"), Player(target, "mark")
-    lopsided = "B:Aa1,Ac1,Bb1,Bd1,Ca1,Cc1,Db1,Dd1;T:Cd4;benchB:0;benchT:7"
-    refused = cheat.post("/api/challenges", {"to": "mark", "game": "lattice", "rated": True,
-                                             "options": {"start": lopsided}})
-    assert refused.status_code == 400, refused.text
-    assert refused.json()["error"] == "bad-rated" and "'start'" in refused.json()["reason"]
-    assert "standard position" in refused.json()["reason"]
-    assert mark.get("/api/challenges")["incoming"] == [] and cheat.get("/api/challenges")["outgoing"] == []
-    plain = cheat.post("/api/challenges", {"to": "mark", "game": "lattice", "rated": True})
-    assert plain.status_code == 201 and plain.json()["options"]["start"] == ""
+    seen = rated_challenge_from_a_start(target)
+    assert seen["status"] == 400, seen
+    assert seen["answer"]["error"] == "bad-rated" and "'start'" in seen["answer"]["reason"]
+    assert "standard position" in seen["answer"]["reason"]
+    assert seen["incoming"] == [] and seen["outgoing"] == []
+    assert seen["plain"] == (201, "")
 
 
 # -- challenges: floods, the cap, blocks -------------------------------------------------------------------
