@@ -293,7 +293,8 @@ def test_presence_counts_every_processs_clients_and_forgets_a_dead_one(make_clus
 def test_budgets_per_address_hold_across_processes(make_cluster):
     cluster = make_cluster(2, settings={"HTTP_RATE": "40 per minute"})
     answers = [requests.get(f"{cluster.apps[i % 2].url}/api/games").status_code for i in range(60)]
-    assert answers.count(200) == 40 and answers.count(429) == 20
+    # A sliding-window counter: a run crossing a minute boundary may let a request or two more through.
+    assert set(answers) == {200, 429} and 40 <= answers.count(200) <= 42, answers
 
 
 def lease_holder(client, match: str, version: int) -> int | None:

@@ -40,7 +40,10 @@ def test_five_hundred_refusals_make_a_couple_of_summary_lines(server):
                             cookies={"quadrille_session": "forged"}) for _ in range(100)]
     assert {(r.status_code, r.json()["error"]) for r in forged} == {(403, "csrf")}
     answers = [attacker.get(f"{server.url}/api/games").status_code for _ in range(520)]
-    assert answers.count(200) == 120 and answers.count(429) == 400
+    # The budget is a sliding-window counter: when the run crosses a minute boundary the previous minute's
+    # weight fades while it runs, so a request or two more may pass; the log must count exactly the refusals.
+    refused = answers.count(429)
+    assert set(answers) == {200, 429} and 120 <= answers.count(200) <= 125, answers
 
     wait_until(lambda: counted(server.log_path.read_text()), 20, "the refusals' summary")
     server.stop()  # and what was counted after the last summary is written at shutdown
@@ -48,5 +51,5 @@ def test_five_hundred_refusals_make_a_couple_of_summary_lines(server):
     assert "ratelimit" not in log and "CSRF token" not in log  # no line per refusal
     lines = SUMMARY.findall(log)
     assert 1 <= len(lines) <= 2, log
-    assert counted(log) == {"rate-limited": 400, "csrf": 100}, log
+    assert counted(log) == {"rate-limited": refused, "csrf": 100}, log
     assert all(addresses == "1" and most.startswith(f"{ATTACKER} (") for _, addresses, most in lines), lines
