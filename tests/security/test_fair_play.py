@@ -168,18 +168,23 @@ def test_alts_that_move_before_resigning_farm_no_place_on_the_leaderboard(target
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, f"another client waited {victim.worst_ms:.0f} ms"
 
 
+def play_rated_games(player: Player, rivals: list[Player], wins=(True, False)) -> None:
+    """3 rated Trails games (a pair's day) with each rival: the rival challenges and moves first, both move once,
+    then the loser resigns; `player` wins as `wins` says, in turn."""
+    results = itertools.cycle(wins)
+    for rival in rivals:
+        for _ in range(PAIR_LIMIT):
+            match = rival.rated_game(player)
+            rival.move(match)
+            player.move(match)
+            assert (rival if next(results) else player).as_seat(match, "resign").status_code == 200
+
+
 def test_a_player_with_enough_games_against_enough_players_is_ranked(target):
     """The other side of the rule, on the same server: 3 rated games with each of 7 newcomers, won and lost in
     turn (21 games, 7 opponents; the rating settles to an RD of 105), and the player is ranked, alone."""
     regular = Player(target, "regular")
-    for k in range(7):
-        rival = Player(target, f"rival{k}")
-        for game in range(3):
-            match = rival.rated_game(regular)
-            rival.move(match)
-            regular.move(match)
-            loser = rival if (3 * k + game) % 2 == 0 else regular
-            assert loser.as_seat(match, "resign").status_code == 200
+    play_rated_games(regular, [Player(target, f"rival{k}") for k in range(7)])
     rating = trails_rating(regular, "regular")
     assert rating["games"] == 21 and rating["opponents"] == 7 and rating["ranked"] and not rating["provisional"]
     board = regular.get("/api/leaderboard/trails")
