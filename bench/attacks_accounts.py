@@ -11,8 +11,7 @@ from tests.security.browsers import Browser
 from tests.security.clients import request
 from tests.security.test_account_takeover import (copy_after_logout, delete_and_sign_up_again, lock_out,
                                                   sign_out_everywhere, sign_ups)
-from tests.security.test_fair_play import Player as FairPlayer
-from tests.security.test_fair_play import rated_challenge_from_a_start, trails_rating
+from tests.security.test_fair_play import farm_with_a_move_each, rated_challenge_from_a_start
 from tests.security.test_password_floods import wrong_logins, wrong_password_changes
 
 
@@ -93,33 +92,15 @@ def said_farm(result: dict) -> str:
             f"({result['refused']} challenges refused)")
 
 
-def farm_with_a_move_each(server, games: int = 24) -> dict:
-    """Finding 9 again, past its first fix: three alts each challenge the farmer to rated Trails games, both
-    sides move once (so the game is rated), then the alt resigns; `games` tries in all. Each account from an
-    address of its own (test_fair_play's Player)."""
-    farmer = FairPlayer(server, "grower")
-    alts = [FairPlayer(server, f"farmhand{k}") for k in range(3)]
-    refused: dict[str, int] = {}
-    for game in range(games):
-        alt = alts[game % 3]
-        made = alt.challenge(farmer.name, rated=True, first="challenger")
-        if made.status_code != 201:
-            refused[made.json()["error"]] = refused.get(made.json()["error"], 0) + 1
-            continue
-        match = farmer.post(f"/api/challenges/{made.json()['challenge']}/accept").json()["match"]
-        alt.move(match)
-        farmer.move(match)
-        assert alt.as_seat(match, "resign").status_code == 200
-    rating = trails_rating(farmer, farmer.name)
-    board = farmer.get("/api/leaderboard/trails")["players"]
-    return {"rating": rating, "refused": refused, "first": board[0]["name"] if board else None}
-
-
 def said_farm_moves(result: dict) -> str:
     rating = result["rating"] or {}
+    shown = f"{rating.get('rating', 'unrated')}{'?' if rating.get('provisional') else ''}"
     refused = ", ".join(f"{n} {error}" for error, n in result["refused"].items()) or "none"
-    return (f"the farmer's Trails rating: {rating.get('rating', 'unrated')} from {rating.get('games', 0)} rated "
-            f"games; challenges refused: {refused}; first on the leaderboard: {result['first']}")
+    farm = [name for name in result["board"] if name.startswith(("grower", "farmhand"))]
+    return (f"the farmer's Trails rating: {shown} ({'provisional' if rating.get('provisional') else 'established'}) "
+            f"from {rating.get('games', 0)} rated games against {rating.get('opponents', '?')} opponents; "
+            f"challenges refused: {refused}; ranked on the leaderboard: {', '.join(farm) or 'nobody of the farm'} "
+            f"(first: {result['first']})")
 
 
 def said_start(seen: dict) -> str:

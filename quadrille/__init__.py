@@ -38,7 +38,7 @@ from .matches import MatchService
 from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
-from .ratings import RatingService
+from .ratings import LeaderboardRule, RatingService
 from .web import blocks_api, seat_names
 from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
                   sockets)
@@ -151,7 +151,9 @@ def create_app(config: dict | None = None) -> Flask:
                               hashing=password_pool.for_async_mode(config["ASYNC_MODE"], config["PASSWORD_WORKERS"],
                                                                    config["PASSWORD_QUEUE"], config["PASSWORD_NICE"]),
                               session_lifetime=app.permanent_session_lifetime.total_seconds(), pause=sleep)
-    ratings = RatingService(storage, pair_limit=config["RATED_GAMES_PER_PAIR"])
+    ratings = RatingService(storage, pair_limit=config["RATED_GAMES_PER_PAIR"],
+                            rule=LeaderboardRule(config["LEADERBOARD_GAMES"], config["LEADERBOARD_OPPONENTS"],
+                                                 config["LEADERBOARD_ACTIVE_DAYS"]))
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(
                                       event, payload, to=inbox.room_of(account_id)),

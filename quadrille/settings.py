@@ -154,6 +154,13 @@ DEFAULTS = {
     # unrated (ratings/service.py: a newcomer's first games move a Glicko-2 rating most, and one opponent's
     # tenth game of the day is no fresh evidence).
     "RATED_GAMES_PER_PAIR": 3,
+    # Who a game's leaderboard ranks (ratings/standing.py, which works the numbers out with the real Glicko-2):
+    # an established rating (not provisional: its deviation at most 110, as lichess) after at least
+    # LEADERBOARD_GAMES rated games against at least LEADERBOARD_OPPONENTS different accounts, the last within
+    # LEADERBOARD_ACTIVE_DAYS. A farm of a few alt accounts is never ranked; players who left stop holding places.
+    "LEADERBOARD_GAMES": 20,
+    "LEADERBOARD_OPPONENTS": 5,
+    "LEADERBOARD_ACTIVE_DAYS": 30.0,
     # The site's secret for signing session cookies; empty: a random one kept in the database (site_keys),
     # shared by the site's processes and kept over restarts.
     "SECRET_KEY": "",

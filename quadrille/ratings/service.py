@@ -42,21 +42,23 @@ import games
 from ..errors import ServiceError, bad_request
 from ..infra.player_tables import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
 from .glicko2 import Rating, rate
+from .standing import LeaderboardRule, leaderboard, opponents_by_game, provisional
 
 log = logging.getLogger("quadrille.ratings")
 TAU = 0.75  # lichess's
-PROVISIONAL_RD = 110  # lichess shows a rating with a "?" above this deviation
 DAY = 86_400.0
 COUNTING = ("rated",)  # verdicts that count against a pair's rated games of the day
 
 
 class RatingService:
-    def __init__(self, storage, pair_limit: int = 3, clock=time.time):
+    def __init__(self, storage, pair_limit: int = 3, rule: LeaderboardRule = LeaderboardRule(), clock=time.time):
         """`pair_limit`: rated games of one game between the same two accounts in the last 24 hours (the
-        RATED_GAMES_PER_PAIR setting); `clock`: wall-clock seconds (tests drive it)."""
+        RATED_GAMES_PER_PAIR setting); `rule`: who the leaderboards rank (standing.py); `clock`: wall-clock
+        seconds (tests drive it)."""
         self.engine = storage.engine
         self.reading = storage.reading  # a connection for reads only
         self.pair_limit = pair_limit
+        self.rule = rule
         self.clock = clock
 
     # -- what may be rated ----------------------------------------------------------------------------
@@ -198,11 +200,20 @@ class RatingService:
 
     # -- reading --------------------------------------------------------------------------------------
     def ratings_of(self, account_id: int) -> dict[str, dict]:
+        """An account's rating in each game it was rated in, with what the leaderboards ask of it: `ranked`, and
+        `missing` (what it lacks to be: standing.LeaderboardRule.missing)."""
         with self.reading() as conn:
             rows = conn.execute(select(ratings_table).where(ratings_table.c.account_id == account_id)
                                 .order_by(ratings_table.c.game)).all()
-        return {r.game: {"rating": round(r.rating), "rd": round(r.rd), "games": r.games,
-                         "provisional": r.rd > PROVISIONAL_RD} for r in rows}
+            opponents = opponents_by_game(conn, account_id) if rows else {}
+        now = self.clock()
+        ratings = {}
+        for r in rows:
+            missing = self.rule.missing(r.rd, r.games, opponents.get(r.game, 0), r.updated, now)
+            ratings[r.game] = {"rating": round(r.rating), "rd": round(r.rd), "games": r.games,
+                               "provisional": provisional(r.rd), "opponents": opponents.get(r.game, 0),
+                               "last_played": r.updated, "ranked": not missing, "missing": missing}
+        return ratings
 
     def history_of(self, account_id: int) -> dict[str, list[dict]]:
         with self.reading() as conn:
@@ -215,11 +226,6 @@ class RatingService:
         return history
 
     def leaderboard(self, game: str, limit: int = 50) -> list[dict]:
+        """The best `limit` ranked players of a game (standing.py: never a provisional one)."""
         with self.reading() as conn:
-            rows = conn.execute(select(ratings_table.c.rating, ratings_table.c.rd, ratings_table.c.games,
-                                       accounts_table.c.name)
-                                .join(accounts_table, accounts_table.c.id == ratings_table.c.account_id)
-                                .where(ratings_table.c.game == game)
-                                .order_by(ratings_table.c.rating.desc()).limit(limit)).all()
-        return [{"rank": i + 1, "name": r.name, "rating": round(r.rating), "rd": round(r.rd), "games": r.games,
-                 "provisional": r.rd > PROVISIONAL_RD} for i, r in enumerate(rows)]
+            return leaderboard(conn, game, self.rule, self.clock(), limit)

@@ -45,7 +45,7 @@ def profile_page(name):
     titles = game_titles()
     charts = {game: rating_chart(points, titles.get(game, game)) for game, points in profile["history"].items()}
     return render_template("player.html", profile=profile, charts=charts, titles=titles,
-                           me=current_account(required=False))
+                           rule=current_app.extensions["quadrille.ratings"].rule, me=current_account(required=False))
 
 
 @bp.get("/players")
@@ -53,4 +53,4 @@ def leaderboards_page():
     ratings = current_app.extensions["quadrille.ratings"]
     boards = [{"game": name, "title": title, "players": ratings.leaderboard(name)}
               for name, title in game_titles().items()]
-    return render_template("leaderboard.html", boards=boards, me=current_account(required=False))
+    return render_template("leaderboard.html", boards=boards, rule=ratings.rule, me=current_account(required=False))

@@ -180,7 +180,7 @@ def profile_of(account) -> dict:
 def leaderboard(game):
     if game not in games.names():
         raise ServiceError(404, "not-found", "There is no such game.")
-    return jsonify({"game": game, "players": ratings().leaderboard(game)})
+    return jsonify({"game": game, "players": ratings().leaderboard(game), "rule": ratings().rule.as_json()})
 
 
 # -- my games -------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """Players in real browsers, against a real server process: two people sign up (one keeps the game she played
 before), challenge each other, decline one and accept another, play it to the end from "my games", the second
-continues from another browser after logging in there, and both ratings, profiles and the leaderboard show it.
+continues from another browser after logging in there, and both ratings and profiles show it: provisional after
+one game, not on the leaderboard, which ranks two players who met its rule.
 The players' pages have no serious accessibility violation and big enough targets on a phone."""
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ import requests
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, lobby_start, match_id, result_title, wait_seats, wait_version
-from tests.browser.test_accessibility import small_controls
+from tests.browser.test_accessibility import overflow, small_controls
+from tests.security.test_fair_play import Player as FairPlayer
+from tests.security.test_fair_play import play_rated_games
 
 pytestmark = pytest.mark.browser
 
@@ -135,22 +138,37 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     assert result_title(ann) == ("You won" if winner == [1] else "You lost" if winner == [2] else "Draw")
     shoot(phone, "phone-finished")
 
-    # Both ratings moved, as the profiles, their charts and the leaderboard show.
+    # Both ratings moved, as the profiles and their charts show; one game leaves them provisional ("?"), and the
+    # leaderboard ranks neither (ratings/standing.py). Two players who met its rule honestly are ranked: 3 rated
+    # games with each of 7 newcomers (through the API, each from an address of its own).
     ratings = {name: requests.get(f"{server.url}/api/players/{name}").json()["ratings"]["trails"] for name in ("ann", "bob")}
     assert ratings["ann"]["games"] == ratings["bob"]["games"] == 1
     assert ratings["ann"]["rating"] != 1500 or winner == []
+    assert ratings["ann"]["provisional"] and not ratings["ann"]["ranked"]
+    rivals = [FairPlayer(server, f"rival{k}") for k in range(7)]
+    carol, dave = FairPlayer(server, "carol"), FairPlayer(server, "dave")
+    play_rated_games(carol, rivals)
+    play_rated_games(dave, rivals, wins=(True, True, False))
     ann.goto(server.url + "/players/ann")
     ann.wait_for_selector(".rating-card[data-game=trails] svg.rating-chart")
-    assert str(ratings["ann"]["rating"]) in ann.inner_text(".rating-card[data-game=trails]")
+    card = ann.inner_text(".rating-card[data-game=trails]")
+    assert f"{ratings['ann']['rating']}?" in card and "provisional" in card
+    assert ("Not on the leaderboard yet: it takes 19 more rated games, 4 more opponents and a rating no longer "
+            "provisional.") in card
     assert match in ann.inner_html(".game-list")
     shoot(ann, "profile")
     assert serious_violations(ann) == []
     ann.goto(server.url + "/players")
     board = ann.inner_text(".board[data-game=trails]")
-    leader = "ann" if winner == [1] else "Bob"
-    assert board.index(leader) < board.index("Bob" if leader == "ann" else "ann")
+    assert board.index("dave") < board.index("carol") and "ann" not in board and "Bob" not in board
+    assert "Nobody is ranked yet" in ann.inner_text(".board[data-game=towers]")
     shoot(ann, "leaderboard")
     assert serious_violations(ann) == []
+    ann.click(".board[data-game=trails] a[href$='/players/carol']")
+    ann.wait_for_selector(".rating-card[data-game=trails][data-ranked=yes]")
+    assert "?" not in ann.inner_text(".rating-card[data-game=trails] .rating-value")
+    assert "On the leaderboard." in ann.inner_text(".rating-card[data-game=trails]")
+    shoot(ann, "profile-ranked")
     # Finished games stay in the list when asked for, with their result.
     phone.goto(server.url + "/me")
     phone.click("#show-finished")
@@ -158,7 +176,16 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     assert ("You won" if winner == [2] else "You lost" if winner == [1] else "Draw") in phone.inner_text(f"#games [data-match='{match}']")
     assert serious_violations(phone) == []
     phone.goto(server.url + "/players/bob")
-    assert small_controls(phone) == []
+    assert "provisional" in phone.inner_text(".rating-card[data-game=trails]")
+    assert small_controls(phone) == [] and overflow(phone) <= 0
+    shoot(phone, "phone-profile")
+    phone.goto(server.url + "/players/carol")
+    assert small_controls(phone) == [] and overflow(phone) <= 0
+    shoot(phone, "phone-profile-ranked")
+    phone.goto(server.url + "/players")
+    assert "carol" in phone.inner_text(".board[data-game=trails]")
+    assert small_controls(phone) == [] and overflow(phone) <= 0 and serious_violations(phone) == []
+    shoot(phone, "phone-leaderboard")
 
 
 def test_the_account_pages_are_accessible_and_fit_a_phone(live_server, new_context, shoot):

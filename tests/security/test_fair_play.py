@@ -128,6 +128,72 @@ def test_games_between_the_same_two_accounts_count_only_a_few_a_day(target):
     assert trails_rating(farmer, "farmer2")["games"] == PAIR_LIMIT + 1
 
 
+def farm_with_a_move_each(server, games: int = 24, names: tuple[str, str] = ("grower", "farmhand")) -> dict:
+    """Finding 9 past its first fix (bench/attacks.py replays it): three alts each challenge the farmer to rated
+    Trails games, both sides move once (so that the game is rated), then the alt resigns; `games` tries in all,
+    each account from an address of its own. What the farmer got: its rating, the challenges refused, the
+    leaderboard, and its profile page."""
+    farmer = Player(server, names[0])
+    alts = [Player(server, f"{names[1]}{k}") for k in range(3)]
+    refused: dict[str, int] = {}
+    for game in range(games):
+        alt = alts[game % 3]
+        made = alt.challenge(farmer.name, rated=True, first="challenger")
+        if made.status_code != 201:
+            refused[made.json()["error"]] = refused.get(made.json()["error"], 0) + 1
+            continue
+        match = farmer.post(f"/api/challenges/{made.json()['challenge']}/accept").json()["match"]
+        alt.move(match)
+        farmer.move(match)
+        assert alt.as_seat(match, "resign").status_code == 200
+    board = farmer.get("/api/leaderboard/trails")["players"]
+    return {"rating": trails_rating(farmer, farmer.name), "refused": refused, "board": [p["name"] for p in board],
+            "first": board[0]["name"] if board else None,
+            "page": farmer.http.get(f"{farmer.url}/players/{farmer.name}").text}
+
+
+def test_alts_that_move_before_resigning_farm_no_place_on_the_leaderboard(target, victim):
+    """The farm past the first fixes: 9 rated wins a day (3 with each of 3 alts) took a new account from 1500
+    to 1922 and first on the leaderboard. They still move its rating, but it stays provisional (shown "1922?",
+    "provisional") and 3 opponents are not the 5 a ranked player needs: the leaderboard does not list it."""
+    farmed = run_attack(victim, farm_with_a_move_each, target, 24, ("grower", "farmhand"))
+    assert not {"grower", "farmhand0", "farmhand1", "farmhand2"} & set(farmed["board"])  # each alt: one opponent
+    rating = farmed["rating"]
+    assert rating["games"] == 3 * PAIR_LIMIT and farmed["refused"] == {"rated-limit": 24 - 3 * PAIR_LIMIT}
+    assert rating["rating"] > 1900 and rating["provisional"] and not rating["ranked"]
+    assert rating["opponents"] == 3 and rating["missing"] == {"games": 11, "opponents": 2, "established": True}
+    assert f"{rating['rating']}?" in farmed["page"] and "provisional" in farmed["page"]
+    assert ("Not on the leaderboard yet: it takes 11 more rated games, 2 more opponents and a rating no longer "
+            "provisional.") in farmed["page"]
+    assert victim.worst_ms < WORST_ROUND_TRIP_MS, f"another client waited {victim.worst_ms:.0f} ms"
+
+
+def play_rated_games(player: Player, rivals: list[Player], wins=(True, False)) -> None:
+    """3 rated Trails games (a pair's day) with each rival: the rival challenges and moves first, both move once,
+    then the loser resigns; `player` wins as `wins` says, in turn."""
+    results = itertools.cycle(wins)
+    for rival in rivals:
+        for _ in range(PAIR_LIMIT):
+            match = rival.rated_game(player)
+            rival.move(match)
+            player.move(match)
+            assert (rival if next(results) else player).as_seat(match, "resign").status_code == 200
+
+
+def test_a_player_with_enough_games_against_enough_players_is_ranked(target):
+    """The other side of the rule, on the same server: 3 rated games with each of 7 newcomers, won and lost in
+    turn (21 games, 7 opponents; the rating settles to an RD of 105), and the player is ranked, alone."""
+    regular = Player(target, "regular")
+    play_rated_games(regular, [Player(target, f"rival{k}") for k in range(7)])
+    rating = trails_rating(regular, "regular")
+    assert rating["games"] == 21 and rating["opponents"] == 7 and rating["ranked"] and not rating["provisional"]
+    board = regular.get("/api/leaderboard/trails")
+    assert [(p["name"], p["rating"], p["games"], p["provisional"]) for p in board["players"]] == [
+        ("regular", rating["rating"], 21, False)]
+    assert board["rule"] == {"rd": 110, "games": 20, "opponents": 5, "days": 30.0}
+    assert 'data-ranked="yes"' in regular.http.get(f"{target.url}/players/regular").text
+
+
 def rated_challenge_from_a_start(server, names: tuple[str, str] = ("cheat", "mark")) -> dict:
     """The attack of finding 9 (bench/attacks.py replays it): a rated Lattice challenge from an imported start
     (Lattice's import-only `start` option: 8 pieces against 1). What the challenge was answered, what each
