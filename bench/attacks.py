@@ -117,8 +117,17 @@ def on_a_server(attacks: list, mode: str) -> None:
             server.stop()  # and it writes the refusals counted since its last summary
         log = server.log_path.read_text(errors="replace")
         print(json.dumps({"async_mode": mode, "log_bytes": len(log), "log_lines": log.count("\n"),
-                          "tracebacks": log.count("Traceback"),
+                          "tracebacks": log.count("Traceback"), "traceback_ends": traceback_ends(log),
                           "refusal_summaries": log.count("quadrille.refusals: refused")}), flush=True)
+
+
+def traceback_ends(log: str) -> list[str]:
+    """The exception line that ends each traceback in a server's log (what went wrong, for a reader to look into)."""
+    ends = []
+    for block in log.split("Traceback (most recent call last):")[1:]:
+        lines = [line for line in block.splitlines() if line and not line.startswith((" ", "\t"))]
+        ends.append(lines[0][:300] if lines else "?")
+    return ends
 
 
 def on_a_cluster(attacks: list, mode: str) -> None:
