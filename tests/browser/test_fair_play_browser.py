@@ -8,16 +8,9 @@ import requests
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import wait_seats
+from tests.browser.test_players_browser import sign_up
 
 pytestmark = pytest.mark.browser
-
-
-def sign_up_page(page, server, name, password="correct horse"):
-    page.goto(server.url + "/account")
-    page.fill("#signup-form input[name=name]", name)
-    page.fill("#signup-form input[name=password]", password)
-    page.click("#signup-form button[type=submit]")
-    page.wait_for_url("**/me")
 
 
 def api_account(server, name, password="correct horse") -> tuple[requests.Session, dict]:
@@ -35,7 +28,7 @@ def challenge_of(server, session, csrf, to) -> requests.Response:
 def test_a_player_blocks_and_unblocks_another_from_the_profile_and_the_account_page(live_server, new_context, shoot):
     server = live_server
     quiet = new_context().new_page()
-    sign_up_page(quiet, server, "quiet")
+    sign_up(quiet, server, "quiet")
     pest, pest_answer = api_account(server, "pest")
     assert challenge_of(server, pest, pest_answer["csrf"], "quiet").status_code == 201
     quiet.reload()
@@ -66,7 +59,7 @@ def test_a_player_blocks_and_unblocks_another_from_the_profile_and_the_account_p
 def test_a_match_page_marks_account_seats_and_isolates_every_name(live_server, new_context, shoot):
     server = live_server
     dora = new_context().new_page()
-    sign_up_page(dora, server, "dora")
+    sign_up(dora, server, "dora")
     eve, eve_answer = api_account(server, "eve")
     made = dora.evaluate("""async () => (await window.QuadrillePlayers.api('/api/challenges',
         {to: 'eve', game: 'trails', options: {size: 5}, first: 'challenger'}))""")
