@@ -40,13 +40,23 @@
     return move === "skip" ? "skip" : move;
   }
 
+  // What a turn with only a golden move left asks (the server ends the game once nobody can take a field and every
+  // player able to make a golden move skipped it in a row: games/gamma/passes.py); "" on any other turn.
+  function goldenOnlyText(view) {
+    if (!view || view.over || view.turn == null || view.legal.length || !view.golden.length) return "";
+    const closed = view.stats.every((st) => st.free === 0);
+    return `No field is ${closed ? "left" : "open to you"}. Make your golden move (G), or Skip`
+      + `${closed ? ": when every player skips in a row, the game ends" : ""}.`;
+  }
+
   Quadrille.register("gamma", {
     moveText,
     captured: (state) => typeof state.view.last === "string" && state.view.last.startsWith("g"), // a golden move takes a field
     seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
+    turnHint: (state) => goldenOnlyText(state.view),
     reasonText(reason, outcome, names) {
       const why = { stuck: "Nobody can move any more",
-        passed: "No field was left to take and every player with a golden move skipped it" }[reason];
+        passed: "No field was left to take, and every player who still had a golden move skipped it" }[reason];
       if (!why) return undefined;
       const best = outcome.scores && outcome.winners.length ? outcome.scores[outcome.winners[0] - 1] : null;
       return `${why}${best == null ? "" : `; the most fields: ${best}`}.`;
@@ -257,13 +267,8 @@
         else if (view.over || state.outcome) text = overText(view.outcome || state.outcome);
         else if (turn == null) text = state.started === false ? "Waiting for the start." : "";
         else if (golden) text = "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
-        else if (canPlay && !view.legal.length) {
-          // Only a golden move is left. Once nobody can take a field, the server ends the game when every player
-          // able to make a golden move skips it in a row (games/gamma/passes.py).
-          const closed = view.stats.every((st) => st.free === 0);
-          text = `Your move, ${labelOf(turn)}: no field is ${closed ? "left" : "open to you"}. `
-            + `Make your golden move (G), or Skip${closed ? ": when every player skips in a row, the game ends" : ""}.`;
-        } else if (canPlay) {
+        else if (canPlay && goldenOnlyText(view)) text = `Your move, ${labelOf(turn)}: ${goldenOnlyText(view)}`;
+        else if (canPlay) {
           const orGolden = stats && stats.golden_possible ? ", or press G for the golden move" : "";
           text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;
         }
