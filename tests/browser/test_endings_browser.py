@@ -8,7 +8,9 @@ import time
 
 import pytest
 
+from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, confirm, lobby_start, match_id, result_title, wait_version
+from tests.browser.test_accessibility import overflow, small_controls
 
 pytestmark = pytest.mark.browser
 
@@ -70,6 +72,9 @@ def test_gamma_against_the_computer_ends_on_the_full_board(live_server, new_cont
                 page.wait_for_function("() => /Your turn\\. No field is left/.test("
                                        "document.getElementById('announce').textContent)")
                 shoot(page, "golden-only")
+                assert serious_violations(page) == []
+                if screen == "phone":
+                    assert small_controls(page) == [] and overflow(page) <= 0
             golden_only_seen = True
             press("#gamma-skip")
         deadline = state["version"]
@@ -84,6 +89,7 @@ def test_gamma_against_the_computer_ends_on_the_full_board(live_server, new_cont
     assert in_view(page, "#result-title")
     assert page.is_hidden("#resign")                             # the game is over: nothing to resign
     shoot(page, "result")
+    assert serious_violations(page) == []
 
     # A second game: Resign is there from the first move, asks first, and the computer wins.
     lobby_start(page, live_server, "gamma", "ai", options=OPTIONS, level=1)
