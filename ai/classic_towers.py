@@ -13,6 +13,12 @@ AI-1 plans a whole turn in one pass of six rules, each playing the actions it fi
 5. raise each own cell attacked by a taller enemy tower and not protected by a taller own one (safe paths);
 6. import one pawn ("to avoid draw games") and end the turn.
 
+Quadrille's one change (rules/towers.md §5: four pure passes in a row draw): the import of rule 6 is exported
+again at the end of the turn, so such a turn changes nothing, yet it is not a pass; the original's AI-1 thus
+answered every pass with it, and a game against it (or between two of them) could never be drawn. When rule 6
+is all it would play and the opponent's last turn changed nothing either (a pass, or an import exported
+again), AI-1 passes instead, and the engine's draw rule ends a game in which neither side acts.
+
 "Safe" means that after the path is played, the own master is not attacked (§7). The engine plays one
 action per call, so `choose` rebuilds the turn's start, plans the whole turn from there (deterministically)
 and returns the plan's next action; if the actions played so far this turn are not the plan's (another
@@ -40,6 +46,22 @@ def choose(board, rng=None) -> str:
     if plan[:len(done)] == done and len(plan) > len(done):
         return plan[len(done)]
     return plan_turn(board.copy())[0]
+
+
+def opponent_changed_nothing(board) -> bool:
+    """At the start of a turn: did the opponent's last turn leave the towers and the reserves as they were?"""
+    plies = board.plies()
+    if len(plies) < 2 or plies[-1] or not plies[-2]:
+        return False                        # not at the start of a turn, or no turn before this one
+    before = board.copy()
+    for _ in plies[-2]:
+        before.pop()
+    return _position(before) == _position(board)
+
+
+def _position(board) -> tuple:
+    n = board.size
+    return tuple(board.cell(x, y) for y in range(n) for x in range(n)), board.reserve
 
 
 def plan_turn(board) -> list:
@@ -198,8 +220,11 @@ class _Turn:
         # 5. strengthen attacked cells
         if self.my_turn():
             self.strengthen()
-        # 6. import one pawn and end the turn
+        # 6. import one pawn and end the turn (or pass, when neither side has changed anything: see above)
         if self.my_turn():
+            if not self.plan and opponent_changed_nothing(b):
+                self.play(["end"])
+                return
             if "i1" in b.legal_moves():
                 self.play(["i1"])
             if self.my_turn():

@@ -9,7 +9,9 @@ interactive programs (`python -m games.gamma`) use directly.
 Notation (rules/gamma.md, "Notation"): `x,y` occupies the empty field (x, y), x the
 column, y the row, y = 0 the bottom row; `gx,y` is the golden move onto (x, y); `skip`
 passes. Numbers are plain decimal without leading zeros. Players who cannot move at
-all are skipped inside `push`; when nobody can move the game is over.
+all are skipped inside `push`; when nobody can move the game is over, and so it is when
+no pawn can be placed and every player still able to make a golden move passed, one
+after the other (games/gamma/passes.py: the web game's stand-in for the terminal's Ctrl-D).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import re
 
 from games.base import Board, Game, IllegalMove, Option, Outcome
 from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
+from games.gamma.passes import passes_end
 
 __all__ = ["GAME", "GammaBoard", "Gamma"]
 
@@ -36,6 +39,7 @@ class GammaBoard(Board):
         self._moves: list[str] = []
         self._turns: list[int] = []      # the seat that played each move
         self._turn: int | None = 1
+        self._passers: list = []          # per move: the seat that began the run of passes it ends, else None
         self._legal_cache = None          # ((board version, seat), sorted legal moves)
 
     # ------------------------------------------------------------------ contract
@@ -81,18 +85,27 @@ class GammaBoard(Board):
                     raise IllegalMove(core.why_not_golden(p, x, y))
             elif not core.move(p, x, y):
                 raise IllegalMove(core.why_not_move(p, x, y))
+        first = self._first_passer(p) if len(parsed) == 1 else None
         self._moves.append(move)
         self._turns.append(p)
-        self._turn = core.next_player(p)
+        self._passers.append(first)
+        nxt = core.next_player(p)
+        self._turn = None if first is not None and passes_end(core, nxt, first) else nxt
 
     def pop(self) -> str:
         if not self._moves:
             raise IndexError("no move to take back")
         move = self._moves.pop()
         self._turn = self._turns.pop()
+        self._passers.pop()
         if move != "skip":
             self.core.undo()
         return move
+
+    def _first_passer(self, p: int) -> int:
+        """The seat whose pass began the run of passes that a pass by `p` continues (`p` itself if it begins one)."""
+        earlier = self._passers[-1] if self._passers else None
+        return p if earlier is None else earlier
 
     def legal_moves(self) -> list[str]:
         p = self._turn
@@ -125,7 +138,9 @@ class GammaBoard(Board):
         scores = self.scores()
         best = max(scores)
         winners = tuple(q for q, s in enumerate(scores, 1) if s == best)
-        return Outcome(winners, scores, "stuck")
+        # A pass never leaves the passer without a move, so a game that ended on a pass ended by the rule of passes.
+        ended_by_passes = bool(self._moves) and self._moves[-1] == "skip"
+        return Outcome(winners, scores, "passed" if ended_by_passes else "stuck")
 
     def copy(self) -> "GammaBoard":
         other = object.__new__(GammaBoard)
@@ -134,6 +149,7 @@ class GammaBoard(Board):
         other.core = self.core.clone()
         other._moves = list(self._moves)
         other._turns = list(self._turns)
+        other._passers = list(self._passers)
         other._turn = self._turn
         other._legal_cache = self._legal_cache
         return other
@@ -245,7 +261,8 @@ GAME = Game(
     summary=("Take turns to put pawns on empty fields, but never own more than the allowed number of "
              "connected areas. Once per game you may make a golden move: take a field from another "
              "player, as long as nobody ends up over the limit. Players who cannot move are skipped; "
-             "when nobody can move, whoever holds the most fields wins."),
+             "when nobody can move, or no field is left and every player skips the golden move in a row, "
+             "whoever holds the most fields wins."),
     notes=_notes,
     longest=_longest,
     names=_seat_names,

@@ -2,7 +2,8 @@
 
 1. Its games under way end as the rules end a game a player leaves for good, through the match service's own
    operations: an online game in which not every player has moved yet is aborted (no result, nobody rated);
-   a two-player game under way is resigned (the opponent wins, rated if it was). A game of more players that
+   a two-player game under way is resigned (the opponent wins, rated if it was), and so is a game against the
+   computer (matches/resigning.py: the computer wins). A game of more players that
    can no longer be aborted goes on without it: its seats, like every other seat of the account, go to a key
    nobody holds, named "deleted player", and the others may claim the game or hand the seat to the computer
    once it has been away for the disconnect timeout, as with any player who left.
@@ -40,8 +41,8 @@ def end_games_and_release_seats(matches, match_ids: Iterable[str], seat_key: str
 
 
 def end_game(matches, match_id: str, seat_key: str) -> None:
-    """Abort the game if the rules still allow it, else resign it; a finished game, a game on one screen or
-    against the computer, and a game of more players past its first moves refuse both and are left as they are."""
+    """Abort the game if the rules still allow it, else resign it; a finished game, a game on one screen and an
+    online game of more players past its first moves refuse both and are left as they are."""
     for leave in (matches.abort, matches.resign):
         try:
             leave(match_id, seat_key)

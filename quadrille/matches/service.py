@@ -26,7 +26,7 @@ from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
 from .. import names
-from . import holders, invites, summary
+from . import holders, invites, resigning, summary
 from .checkpoint import Checkpoint
 from .offers import Offers, Situation
 from .pacing import Pacer
@@ -299,8 +299,8 @@ class MatchService:
             match.result, match.line = None, event.seq
             match.offers.rewound()
         elif kind == "resign":
-            seats = range(1, match.board.players + 1)
-            match.result = {"winners": [s for s in seats if s != data["seat"]], "scores": self._scores(match),
+            winners = resigning.recorded_winners(data, match.board.players)
+            match.result = {"winners": winners, "scores": self._scores(match),
                             "reason": "resigned", "resigned": data["seat"]}
         elif kind == "abort":
             match.result = {"winners": [], "scores": self._scores(match), "reason": "aborted", "aborted": data["seat"]}
@@ -425,6 +425,7 @@ class MatchService:
             "offers": match.offers.to_dict(),
             "declined": match.offers.declined_dict(),
             "abortable": self._abortable(match),
+            "resignable": resigning.resignable(match, self._abortable(match)),
             "away": self._away(match),
             "disconnect_timeout": self.timeouts.timeout,
             "rematch": match.offers.rematch,
@@ -1081,11 +1082,11 @@ class MatchService:
         with match.lock:
             seats = self._authorise(match, token)
             self._check_playing(match)
-            if match.row.mode == "local":
-                raise ServiceError(403, "not-allowed", "In a local game, restart instead of resigning.")
-            if match.board.players != 2:
-                raise ServiceError(403, "not-allowed", "Resigning is for two-player games.")
-            self._record_event(match, "resign", {"seat": seats[0]}, seats[0])
+            refused = resigning.refusal(match)
+            if refused:
+                raise ServiceError(403, "not-allowed", refused)
+            data = {"seat": seats[0], "winners": resigning.winners(match, seats[0])}
+            self._record_event(match, "resign", data, seats[0])
             return self._publish(match)
 
     def start(self, match_id, token, computer_level=None, owner=None) -> dict:

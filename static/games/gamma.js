@@ -40,14 +40,26 @@
     return move === "skip" ? "skip" : move;
   }
 
+  // What a turn with only a golden move left asks (the server ends the game once nobody can take a field and every
+  // player able to make a golden move skipped it in a row: games/gamma/passes.py); "" on any other turn.
+  function goldenOnlyText(view) {
+    if (!view || view.over || view.turn == null || view.legal.length || !view.golden.length) return "";
+    const closed = view.stats.every((st) => st.free === 0);
+    return `No field is ${closed ? "left" : "open to you"}. Make your golden move (G), or Skip`
+      + `${closed ? ": when every player skips in a row, the game ends" : ""}.`;
+  }
+
   Quadrille.register("gamma", {
     moveText,
     captured: (state) => typeof state.view.last === "string" && state.view.last.startsWith("g"), // a golden move takes a field
     seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
+    turnHint: (state) => goldenOnlyText(state.view),
     reasonText(reason, outcome, names) {
-      if (reason !== "stuck") return undefined;
+      const why = { stuck: "Nobody can move any more",
+        passed: "No field was left to take, and every player who still had a golden move skipped it" }[reason];
+      if (!why) return undefined;
       const best = outcome.scores && outcome.winners.length ? outcome.scores[outcome.winners[0] - 1] : null;
-      return `Nobody can move any more${best == null ? "" : `; the most fields: ${best}`}.`;
+      return `${why}${best == null ? "" : `; the most fields: ${best}`}.`;
     },
     scoreText(outcome, names, state) {
       const fields = outcome.scores && outcome.scores.length ? outcome.scores
@@ -255,6 +267,7 @@
         else if (view.over || state.outcome) text = overText(view.outcome || state.outcome);
         else if (turn == null) text = state.started === false ? "Waiting for the start." : "";
         else if (golden) text = "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
+        else if (canPlay && goldenOnlyText(view)) text = `Your move, ${labelOf(turn)}: ${goldenOnlyText(view)}`;
         else if (canPlay) {
           const orGolden = stats && stats.golden_possible ? ", or press G for the golden move" : "";
           text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;

@@ -28,7 +28,9 @@
     function turnText(state) {
       if (state.outcome) return window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over.";
       if (state.turn == null) return "";
-      if (page.role() === "player" && page.myTurn()) return "Your turn.";
+      // a renderer may add what the turn asks (Gamma: only a golden move is left, and skipping may end the game)
+      const hint = page.spec.turnHint ? page.spec.turnHint(state) : "";
+      if (page.role() === "player" && page.myTurn()) return hint ? `Your turn. ${hint}` : "Your turn.";
       return `${who(state.turn)} to move.`;
     }
 

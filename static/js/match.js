@@ -289,7 +289,7 @@
       $("takeback").hidden = !local; // after the end too: take back the move that lost, against the computer
       $("takeback").disabled = !state.moves.length;
       $("restart").disabled = !state.moves.length;
-      $("resign").hidden = !online || !playing || state.players !== 2 || !state.started || state.abortable;
+      $("resign").hidden = !state.resignable || !mySeats.length; // the server decides (quadrille/matches/resigning.py)
       $("rematch").hidden = !online || playing;
       $("continue-here").hidden = !(local && replay);
       $("start-box").hidden = !(state.started === false && mySeats.includes(1) && state.creator_starts);
@@ -385,7 +385,8 @@
     page.restart = restart;
     $("takeback").addEventListener("click", () => emit("takeback", {}));
     $("restart").addEventListener("click", restart);
-    $("resign").addEventListener("click", () => page.confirm("Resign this game? Your opponent wins.", "Resign",
+    $("resign").addEventListener("click", () => page.confirm(
+      `Resign this game? ${state.mode === "ai" ? "The computer wins." : "Your opponent wins."}`, "Resign",
       () => emit("resign", {})));
     function offerRematch() {
       emit("rematch", {}, (ack) => {

@@ -126,3 +126,23 @@ def test_whole_games_are_legal_and_beat_random():
         if board.outcome() is not None and board.outcome().winners == (classic,):
             wins += 1
     assert wins >= 5
+
+
+def test_answers_passes_with_a_pass_so_that_the_draw_rule_ends_the_game():
+    # the original answered a pass with "import 1, end" (the pawn goes back to the reserve at the end of the turn:
+    # nothing changes, yet it is not a pass), so a player who only passed could never draw
+    board = games.get("towers").new(size=6, rules=["no-first-lock-master"])
+    assert play_turn(board) == ["i1", "end"]        # a quiet first turn, as the original
+    board.push("end")                               # the person passes
+    assert play_turn(board) == ["end"]              # AI-1 passes too
+    board.push("end")
+    assert play_turn(board) == ["end"]
+    assert board.turn is None and board.outcome().reason == "draw-passes" and board.outcome().winners == ()
+
+
+def test_a_quiet_turn_after_a_real_move_is_still_an_import_and_end():
+    board = games.get("towers").new(size=6, rules=["no-first-lock-master"])
+    assert play_turn(board) == ["i1", "end"]
+    board.push(next(m for m in board.legal_moves() if m.startswith("m")))   # the person moves a pawn
+    actions = play_turn(board)
+    assert actions != ["end"] and actions[-2:] in (["i1"], ["i1", "end"])   # the turn ends by itself at 0 points

@@ -247,9 +247,11 @@ def test_computer_games():
     assert n <= board_limit(board) and board.turn is None
 
 
-def test_the_classic_towers_opponent_against_itself_never_ends():
-    # AI-1 keeps importing a pawn and ending its turn ("to avoid draw games", rules/towers.md §5): against itself
-    # it never ends, the game that the move limit ends as a draw
-    board = games.get("towers").new(size=6)
-    n = play_out(board, lambda bd: ai.choose_move(bd, "classic", seed=len(bd.moves)), board_limit(board))
-    assert n == board_limit(board) == 1800 and board.turn is not None
+def test_the_classic_towers_opponent_against_itself_ends_in_a_draw():
+    # the original's AI-1 imported a pawn and ended its turn ("to avoid draw games", rules/towers.md §5) over and
+    # over, so against itself it never ended; it now passes when neither side changes anything, and four passes
+    # in a row draw (the engine's rule), long before the move limit
+    for size, rules in ((6, []), (5, ["no-first-lock-master"]), (8, ["tower-out"])):
+        board = games.get("towers").new(size=size, rules=rules)
+        n = play_out(board, lambda bd: ai.choose_move(bd, "classic", seed=len(bd.moves)), board_limit(board))
+        assert n < 10 and board.outcome().reason == "draw-passes" and board.outcome().winners == ()
