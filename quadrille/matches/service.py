@@ -546,11 +546,11 @@ class MatchService:
             }
 
     def recent(self, limit: int = 20) -> list[dict]:
-        """The listed matches, newest first. `free_seats` counts the seats anyone may take now from the list:
-        an open match's free seats while it may still be joined (not over, and not a match its creator has
-        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite). From the
-        matches' rows and summaries (summary.py), never a replay."""
-        return summary.recent(self, self.storage.recent_matches(limit), _needs_start)
+        """The listed matches under way or waiting for a player (none that ended), newest first, with `moves`.
+        `free_seats`: an open match's free seats while it may be joined (not a match its creator has started,
+        such as Gamma's); 0 for every other match (a public match's seat needs its invite). From the matches'
+        rows and summaries (summary.live), never a replay."""
+        return summary.live(self, limit, _needs_start)
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,
