@@ -193,6 +193,7 @@ class MatchService:
         self._name_lock = threading.Lock()
         # Whether a guest's seat name looks like an account's (names.py): the factory's, on the accounts' table
         self.looks_like_account: Callable[[str], bool] | None = None
+        self.state_extras: Callable[[Match], dict] = lambda match: {}  # the factory's: what a STATE adds
 
     # -- loading --------------------------------------------------------------
     def _get(self, match_id, check: bool = True) -> Match:
@@ -401,13 +402,11 @@ class MatchService:
         turn = match.turn()
         game = games.get(match.row.game)
         return {
-            "match": match.id,
-            "game": match.row.game,
+            "match": match.id, "game": match.row.game,
             "title": games.get(match.row.game).title,
             "options": dict(match.row.options),
             "mode": match.row.mode,
-            "name": match.row.name,
-            "version": match.version,
+            "name": match.row.name, "version": match.version,
             "turn": turn,
             "legal": board.legal_moves() if turn is not None else [],
             "view": board.view(),
@@ -429,6 +428,7 @@ class MatchService:
             "disconnect_timeout": self.timeouts.timeout,
             "rematch": match.offers.rematch,
             "clock": self.clocks.view(match),
+            **self.state_extras(match),  # fields other services add (the ratings: ratings/match_ratings.py)
         }
 
     # -- who is away, and the disconnect timeout -------------------------------------------------------
