@@ -4,6 +4,7 @@ provisional) while they play, the change ("+N" / "-N") on the result screen with
 from __future__ import annotations
 
 import pytest
+import requests
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, match_id, result_title, wait_seats
@@ -83,3 +84,45 @@ def test_a_rated_game_shows_ratings_beside_the_names_and_their_change_at_the_end
     shoot(rita, "desktop-my-games")
     shoot(ravi, "phone-my-games")
     assert small_controls(ravi) == [] and overflow(ravi) <= 0 and serious_violations(ravi) == []
+
+
+def test_the_lobby_lists_only_live_games_with_their_moves(live_server, new_context, shoot):
+    """Issue 23: "Join or watch live games" listed a finished game as "online, 23 moves" and a cancelled invite
+    as "1 move" (its events). Now: games under way or waiting for a player, with their moves."""
+    server = live_server
+
+    def post(path, body=None, token=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        answer = requests.post(f"{server.url}/api{path}", json=body or {}, headers=headers)
+        assert answer.ok, answer.text
+        return answer.json()
+
+    def public_pair():
+        made = post("/matches", {"game": "trails", "mode": "online", "visibility": "public"})
+        friend = post(f"/matches/{made['match']}/seats", {"invite": made["invite_secret"], "player": "Bo"})
+        return made["match"], made["token"], friend["token"]
+
+    live, ann, bob = public_pair()
+    post(f"/matches/{live}/moves", {"move": "right"}, ann)
+    post(f"/matches/{live}/moves", {"move": "left"}, bob)
+    post(f"/matches/{live}/offer", {"offer": "takeback"}, ann)
+    post(f"/matches/{live}/decline", {"offer": "takeback"}, bob)  # an event, not a move
+    over, ann2, _ = public_pair()
+    post(f"/matches/{over}/resign", None, ann2)
+    gamma = post("/matches", {"game": "gamma", "options": {"players": 3}, "mode": "online", "visibility": "open"})
+    post(f"/matches/{gamma['match']}/abort", None, gamma["token"])
+    listed = {m["id"]: m for m in requests.get(f"{server.url}/api/matches/recent").json()}
+    assert live in listed and over not in listed and gamma["match"] not in listed
+    assert listed[live]["moves"] == 2 and listed[live]["version"] > 2
+    for name, context in (("desktop", {"viewport": DESKTOP}), ("phone", PHONE)):
+        page = new_context(**context).new_page()
+        page.goto(server.url + "/")
+        entry = page.locator(f"#recent-list li[data-match='{live}']")
+        entry.wait_for()
+        assert entry.inner_text().startswith("Trails and Towers online, 2 moves")
+        for gone in (over, gamma["match"]):
+            assert page.locator(f"#recent-list li[data-match='{gone}']").count() == 0
+        entry.scroll_into_view_if_needed()
+        shoot(page, f"{name}-live-games")
+        if name == "phone":
+            assert small_controls(page) == [] and overflow(page) <= 0
