@@ -24,6 +24,7 @@ both players moved, past the pair's rated games of the day) shows no ratings at 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from ..infra.player_tables import rated_matches_table, rating_history_table, rat
 from .glicko2 import DEFAULT_RATING, DEFAULT_RD
 from .standing import provisional
 
+log = logging.getLogger("quadrille.ratings")
 CACHED_MATCHES = 4096  # rated (or account against account) matches whose answer a process keeps
 
 
@@ -60,9 +62,17 @@ class MatchRatings:
             self._known.pop(match_id, None)
 
     def extras(self, match) -> dict:
-        """What the match's STATE adds: nothing for a match that is not rated."""
+        """What the match's STATE adds: nothing for a match that is not rated. A failure (the database away)
+        leaves the ratings out of this STATE, never the STATE out (it may be a move's)."""
         if match.row.mode != "online" or len(match.accounts) < 2:
             return {}
+        try:
+            return self._extras(match)
+        except Exception:
+            log.exception("the ratings of match %s could not be read", match.id)
+            return {}
+
+    def _extras(self, match) -> dict:
         rated = self._rated(match.id, match.row.game)
         if rated is None:
             return {}
