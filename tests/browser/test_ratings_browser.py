@@ -61,8 +61,9 @@ def test_a_rated_game_shows_ratings_beside_the_names_and_their_change_at_the_end
         page.wait_for_selector("#result-rating:not([hidden])")
         line = page.inner_text("#result-rating")
         own, other = mine[seat], mine[3 - seat]
-        assert line.startswith(f"Your rating: {own['before']} → {own['after']}? ({change(own['before'], own['after'])})")
-        assert f"{other['before']} → {other['after']}? ({change(other['before'], other['after'])})" in line
+        said = {k: f"{r['before']} → {r['after']}? ({change(r['before'], r['after'])})" for k, r in (("own", own),
+                                                                                                  ("other", other))}
+        assert line.startswith(f"Your rating: {said['own']}") and f"{said['other']}" in line
         assert in_view(page, "#result-rating") and in_view(page, "#play-again")
     winners = final["outcome"]["winners"]
     if winners:  # (a draw between newcomers changes nothing)
