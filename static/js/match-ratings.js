@@ -43,6 +43,14 @@
         return `${who}: ${r.before} → ${Ratings.text(r.after, r.provisional)} (${Ratings.change(r.before, r.after)})`;
       });
     },
+    // For the live region with the result: "Your rating is now 1662, provisional: +162." (a player's own).
+    spoken(state, page) {
+      const ratings = state.ratings || {};
+      const seat = page.role() === "player" ? page.mySeats().find((s) => ratings[String(s)]) : undefined;
+      if (seat === undefined) return "";
+      const r = ratings[String(seat)];
+      return `Your rating is now ${r.after}${r.provisional ? ", provisional" : ""}: ${Ratings.change(r.before, r.after)}.`;
+    },
   };
   window.QuadrilleRatings = Ratings;
 })();

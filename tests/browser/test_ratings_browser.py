@@ -65,6 +65,8 @@ def test_a_rated_game_shows_ratings_beside_the_names_and_their_change_at_the_end
                                                                                                   ("other", other))}
         assert line.startswith(f"Your rating: {said['own']}") and f"{said['other']}" in line
         assert in_view(page, "#result-rating") and in_view(page, "#play-again")
+        spoken = f"Your rating is now {own['after']}, provisional: {change(own['before'], own['after'])}."
+        page.wait_for_function("t => document.getElementById('announce').textContent.includes(t)", arg=spoken)
     winners = final["outcome"]["winners"]
     if winners:  # (a draw between newcomers changes nothing)
         assert change(mine[winners[0]]["before"], mine[winners[0]]["after"]).startswith("+")
