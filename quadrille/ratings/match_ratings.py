@@ -101,12 +101,13 @@ class MatchRatings:
 
     def _read(self, match_id: str, game: str) -> _Rated | None:
         with self.ratings.reading() as conn:
-            row = conn.execute(select(rated_matches_table.c.players, rated_matches_table.c.verdict)
+            row = conn.execute(select(rated_matches_table.c.players, rated_matches_table.c.verdict,
+                                      rated_matches_table.c.applied)
                                .where(rated_matches_table.c.match_id == match_id)).first()
             if row is None or row.verdict not in (None, "rated"):
                 return None
             players = {int(seat): account for seat, account in json.loads(row.players).items()}
-            if row.verdict == "rated":
+            if row.applied:  # it ended (its verdict is null if it ended before migration 0010)
                 result, seats = _result(conn, match_id, players)
                 return _Rated(players, seats, result) if result else None
             current = {r.account_id: r for r in conn.execute(
@@ -123,16 +124,15 @@ class MatchRatings:
         """The match ended: rate it (once, whoever asks first) and read what it did."""
         self.ratings.apply(match_id, outcome, movers)
         with self.ratings.reading() as conn:
-            verdict = conn.execute(select(rated_matches_table.c.verdict)
-                                   .where(rated_matches_table.c.match_id == match_id)).scalar()
-            if verdict == "rated":
-                result, seats = _result(conn, match_id, rated.players)
-                if result:
-                    rated.result, rated.seats = result, seats
-                else:
-                    rated.unrated = True  # both accounts deleted meanwhile: nothing to show
-            elif verdict is not None:
-                rated.unrated = True
+            row = conn.execute(select(rated_matches_table.c.verdict, rated_matches_table.c.applied)
+                               .where(rated_matches_table.c.match_id == match_id)).first()
+            if row is None or not row.applied:
+                return  # (not rated yet: asked again with the next STATE)
+            result, seats = _result(conn, match_id, rated.players) if row.verdict in (None, "rated") else ({}, {})
+        if result:
+            rated.result, rated.seats = result, seats
+        else:
+            rated.unrated = True  # aborted, early, past the pair's limit (or both accounts deleted since)
 
 
 def _result(conn, match_id: str, players: dict) -> tuple[dict, dict]:
