@@ -87,6 +87,10 @@ def test_a_rated_game_shows_ratings_beside_the_names_and_their_change_at_the_end
     shoot(rita, "desktop-my-games")
     shoot(ravi, "phone-my-games")
     assert small_controls(ravi) == [] and overflow(ravi) <= 0 and serious_violations(ravi) == []
+    rita.goto(server.url + "/players/ravi")  # a profile's recent games say it too
+    shown = rita.inner_text(f".game-list li:has(a[href$='/m/{match}']) .rating-change")
+    assert shown == change(mine[2]["before"], mine[2]["after"])
+    shoot(rita, "desktop-profile")
 
 
 def test_the_lobby_lists_only_live_games_with_their_moves(live_server, new_context, shoot):
