@@ -160,6 +160,7 @@ def create_app(config: dict | None = None) -> Flask:
                                   budget=per_account_budget(budgets, config["CHALLENGE_RATE"], "challenges"),
                                   max_incoming=config["CHALLENGES_WAITING_MAX"])
     service.looks_like_account = seat_names.looks_like_account(storage)  # a guest's seat name (quadrille/names.py)
+    service.state_extras = ratings.in_play.extras  # a rated match's STATE: ratings beside names, and their change
     match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
     accounts.forgetters.extend([ratings.forget, challenges.forget])
     inbox.register(socketio)

@@ -54,6 +54,7 @@ def entry(row, now: dict, seats: list, mine: list[int], rated: bool, clock_now: 
         "your_turn": turn is not None and turn in mine and outcome is None,
         "finished": outcome is not None, "result": result,
         "reason": outcome["reason"] if outcome else None, "rated": rated, "url": f"/m/{row.id}",
+        "rating": None,  # a rated game that ended: the player's rating {"before", "after"} (account_games)
         # a game with a clock: its kind, and the seconds the player to move has left now (None: none runs)
         "clock": None if clock is None else {
             "kind": clock["kind"],
@@ -66,12 +67,20 @@ def ordered(entries: list[dict]) -> list[dict]:
     return sorted(entries, key=lambda e: (not e["your_turn"], e["finished"], -(e["updated"] or 0)))
 
 
-def account_games(accounts: AccountService, rated_of, account, finished: bool, most: int | None = None) -> list[dict]:
+def account_games(accounts: AccountService, rated_of, account, finished: bool, most: int | None = None,
+                  changes_of=None) -> list[dict]:
     """The account's games (its LISTED most recently active matches); `rated_of(match_ids)`: which of them are
-    rated; `most`: only that many finished games, the newest (a profile: the look stops there)."""
+    rated; `most`: only that many finished games, the newest (a profile: the look stops there);
+    `changes_of(account id, match ids)`: what rated games did to its rating ({match id: {"before", "after"}},
+    one read for the list: RatingService.changes_of)."""
     match_ids = accounts.match_ids(account.id, LISTED)
     holdings = [(match_id, account.seat_key) for match_id in match_ids]
-    return games_of(accounts, rated_of(match_ids), holdings, finished, most)
+    lines = games_of(accounts, rated_of(match_ids), holdings, finished, most)
+    if changes_of is not None:
+        changes = changes_of(account.id, [line["match"] for line in lines if line["rated"] and line["finished"]])
+        for line in lines:
+            line["rating"] = changes.get(line["match"])
+    return lines
 
 
 def token_games(accounts: AccountService, tokens, finished: bool) -> list[dict]:

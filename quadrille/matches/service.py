@@ -193,6 +193,7 @@ class MatchService:
         self._name_lock = threading.Lock()
         # Whether a guest's seat name looks like an account's (names.py): the factory's, on the accounts' table
         self.looks_like_account: Callable[[str], bool] | None = None
+        self.state_extras: Callable[[Match], dict] = lambda match: {}  # the factory's: what a STATE adds
 
     # -- loading --------------------------------------------------------------
     def _get(self, match_id, check: bool = True) -> Match:
@@ -401,13 +402,11 @@ class MatchService:
         turn = match.turn()
         game = games.get(match.row.game)
         return {
-            "match": match.id,
-            "game": match.row.game,
+            "match": match.id, "game": match.row.game,
             "title": games.get(match.row.game).title,
             "options": dict(match.row.options),
             "mode": match.row.mode,
-            "name": match.row.name,
-            "version": match.version,
+            "name": match.row.name, "version": match.version,
             "turn": turn,
             "legal": board.legal_moves() if turn is not None else [],
             "view": board.view(),
@@ -430,6 +429,7 @@ class MatchService:
             "disconnect_timeout": self.timeouts.timeout,
             "rematch": match.offers.rematch,
             "clock": self.clocks.view(match),
+            **self.state_extras(match),  # fields other services add (the ratings: ratings/match_ratings.py)
         }
 
     # -- who is away, and the disconnect timeout -------------------------------------------------------
@@ -547,11 +547,11 @@ class MatchService:
             }
 
     def recent(self, limit: int = 20) -> list[dict]:
-        """The listed matches, newest first. `free_seats` counts the seats anyone may take now from the list:
-        an open match's free seats while it may still be joined (not over, and not a match its creator has
-        started, such as Gamma's); 0 for every other match (a public match's seat needs its invite). From the
-        matches' rows and summaries (summary.py), never a replay."""
-        return summary.recent(self, self.storage.recent_matches(limit), _needs_start)
+        """The listed matches under way or waiting for a player (none that ended), newest first, with `moves`.
+        `free_seats`: an open match's free seats while it may be joined (not a match its creator has started,
+        such as Gamma's); 0 for every other match (a public match's seat needs its invite). From the matches'
+        rows and summaries (summary.live), never a replay."""
+        return summary.live(self, limit, _needs_start)
 
     # -- creating and joining -------------------------------------------------
     def create(self, game_name, options=None, mode="online", seats=None, ai=None, name=None,

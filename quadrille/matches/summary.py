@@ -3,13 +3,13 @@
 seat to move runs out. The seats' names come from the engine (`Game.seat_names`), the players' from the seats.
 
     summarise(match, version) -> str  # from the match as the service holds it after an event (JSON text)
-    read(text) -> dict                # {"version", "turn", "started", "players", "computer", "outcome", "clock", ...}
+    read(text) -> dict                # {"version", "turn", "started", "players", "computer", "moves", "outcome", ...}
     Summaries(service).of(rows)       # {match id: summary} for rows a list read (storage.ListedRow)
 
 The match service writes it with every event, in the append's own statement, and with a claimed seat (the
 claim that takes the last seat begins the game): so it is always the one of the match's current version, costs
 no round trip, and says what the engine said after the event; the server never works it out from the rules.
-Lists of games (accounts/my_games.py, the public recent list, by-name play) read rows and summaries, never
+Lists of games (accounts/my_games.py, the public live list, by-name play) read rows and summaries, never
 events, so their cost does not grow with the length of a match.
 
 A match of a release before the summary (migration 0008) has none: `Summaries` replays it once, stores its
@@ -32,7 +32,8 @@ BACKFILL_BATCH = 20  # matches of an earlier release summarised per turn of the 
 
 def summarise(match, version: int) -> str:
     """The summary of `match` (a matches.service.Match) as it is now, at `version` (the event being written's),
-    as JSON text: {"version", "turn", "started", "players", "computer", "outcome", "clock"}, and "options" where a
+    as JSON text: {"version", "turn", "started", "players", "computer", "moves", "outcome", "clock"} ("moves":
+    how many moves its line has, the STATE's `moves`, where `version` counts every event), and "options" where a
     start may change them (online Gamma). A summary whose version is not its row's was not written with the
     row's last event (by a release before it, during a rolling upgrade): it is made again.
     Written out by hand for the parts every move has (a few microseconds on the move's path); json.dumps only
@@ -41,7 +42,8 @@ def summarise(match, version: int) -> str:
     turn = match.board.turn if begun and outcome is None else None
     computer = ",".join(str(int(seat)) for seat in sorted(match.computer))
     text = (f'{{"version":{int(version)},"turn":{"null" if turn is None else int(turn)},'
-            f'"started":{"true" if begun else "false"},"players":{int(match.board.players)},"computer":[{computer}]')
+            f'"started":{"true" if begun else "false"},"players":{int(match.board.players)},"computer":[{computer}]'
+            f',"moves":{len(match.board.moves)}')
     if outcome is not None:
         text += ',"outcome":' + json.dumps({"winners": list(outcome.get("winners") or []),
                                             "reason": outcome.get("reason")})
@@ -90,11 +92,12 @@ class Summaries:
     def __init__(self, service):
         self.service = service
 
-    def of(self, rows) -> dict[str, dict]:
+    def of(self, rows, needs: tuple = ()) -> dict[str, dict]:
+        """`needs`: fields a summary of an earlier release may lack ("moves"): such a summary is made again."""
         found = {}
         for row in rows:
             now = read(row.summary) if row.summary is not None else None
-            if now is None or now.get("version") != row.version:
+            if now is None or now.get("version") != row.version or any(key not in now for key in needs):
                 text = self._fill(row.id)
                 now = read(text) if text is not None else None
             if now is not None:
@@ -149,19 +152,29 @@ class Row:
         self.id, self.summary, self.version = entry["id"], entry["summary"], entry["version"]
 
 
-def recent(service, entries: list[dict], needs_start) -> list[dict]:
-    """The public list's entries (storage.recent_matches) as the API answers them: an open match's free seats
-    count only while a seat may still be claimed (not over, and not started by its creator when it waits for
-    that: `needs_start(game, mode)`)."""
-    summaries = Summaries(service).of(Row(entry) for entry in entries)
+LIVE_WINDOW = 5  # the live list reads this many times the entries it shows: ended ones are left out
+
+
+def live(service, limit: int, needs_start) -> list[dict]:
+    """The public list (storage.recent_matches): the `limit` most recently active listed matches that are under
+    way or wait for a player, never one that ended (finished, aborted, a cancelled invite, a rematch aborted or
+    declined), as the API answers them: `moves` counts the moves of its line (not its events); an open match's
+    free seats count only while a seat may still be claimed (not started by its creator when it waits for
+    that: `needs_start(game, mode)`). The newest LIVE_WINDOW x `limit` listed rows are read (one indexed read):
+    a listed match that ended long ago is rarely among them, and a live one further back waits for its next move."""
+    entries = service.storage.recent_matches(limit * LIVE_WINDOW)
+    summaries = Summaries(service).of((Row(entry) for entry in entries), needs=("moves",))
+    shown = []
     for entry in entries:
         del entry["summary"], entry["revision"]
         now = summaries.get(entry["id"])
-        joinable = now is not None and now["outcome"] is None and not (
-            now["started"] and needs_start(games.get(entry["game"]), entry["mode"]))
-        if entry["visibility"] != "open" or not entry["free_seats"] or not joinable:
+        if now is None or now["outcome"] is not None:
+            continue
+        entry["moves"] = now["moves"]
+        if entry["visibility"] != "open" or now["started"] and needs_start(games.get(entry["game"]), entry["mode"]):
             entry["free_seats"] = 0
-    return entries
+        shown.append(entry)
+    return shown[:limit]
 
 
 def name_in_use(service, row, idle: float | None, now: float | None = None) -> bool:

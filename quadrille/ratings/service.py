@@ -42,6 +42,7 @@ import games
 from ..errors import ServiceError, bad_request
 from ..infra.player_tables import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
 from .glicko2 import Rating, rate
+from .match_ratings import MatchRatings, changes_of
 from .standing import LeaderboardRule, leaderboard, opponents_by_game, provisional
 
 log = logging.getLogger("quadrille.ratings")
@@ -60,6 +61,8 @@ class RatingService:
         self.pair_limit = pair_limit
         self.rule = rule
         self.clock = clock
+        self.on_register = []  # called with each match registered (a cache of what was known of it goes)
+        self.in_play = MatchRatings(self)  # what a rated match's STATE shows (match_ratings.py)
 
     # -- what may be rated ----------------------------------------------------------------------------
     def check_rated(self, game: games.Game, options: dict, accounts: list[int]) -> None:
@@ -104,6 +107,8 @@ class RatingService:
             conn.execute(insert(rated_matches_table).values(
                 match_id=match_id, game=game, players=json.dumps({str(k): v for k, v in players.items()}),
                 applied=False))
+        for registered in self.on_register:
+            registered(match_id)
         return True
 
     def rated(self, match_ids) -> set[str]:
@@ -175,7 +180,8 @@ class RatingService:
                     conn.execute(insert(ratings_table).values(account_id=account, game=row.game, **values))
                 conn.execute(insert(rating_history_table).values(account_id=account, game=row.game,
                                                                  match_id=match_id, at=now, rating=new.rating,
-                                                                 rd=new.rd))
+                                                                 rd=new.rd, rating_before=before[account][0].rating,
+                                                                 rd_before=before[account][0].rd))
         log.info("rated match %s (%s)", match_id, row.game)
         return True
 
@@ -214,6 +220,10 @@ class RatingService:
                                "provisional": provisional(r.rd), "opponents": opponents.get(r.game, 0),
                                "last_played": r.updated, "ranked": not missing, "missing": missing}
         return ratings
+
+    def changes_of(self, account_id: int, match_ids) -> dict[str, dict]:
+        """{match id: {"before", "after"}}: what each of these rated matches did to the account's rating."""
+        return changes_of(self.reading, account_id, match_ids)
 
     def history_of(self, account_id: int) -> dict[str, list[dict]]:
         with self.reading() as conn:

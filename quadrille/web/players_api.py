@@ -173,7 +173,8 @@ RECENT_ON_PROFILE = 20  # the finished games a profile shows, the newest
 def profile_of(account) -> dict:
     return {"name": account.name, "ratings": ratings().ratings_of(account.id),
             "history": ratings().history_of(account.id),
-            "recent": account_games(accounts(), ratings().rated, account, finished=True, most=RECENT_ON_PROFILE)}
+            "recent": account_games(accounts(), ratings().rated, account, finished=True, most=RECENT_ON_PROFILE,
+                                    changes_of=ratings().changes_of)}
 
 
 @bp.get("/leaderboard/<game>")
@@ -192,7 +193,8 @@ def finished_flag() -> bool:
 def my_games():
     """The account's games: ongoing ones ("your turn" first), and with ?finished=1 the finished ones too."""
     account = current_account()
-    return jsonify({"games": account_games(accounts(), ratings().rated, account, finished_flag()),
+    return jsonify({"games": account_games(accounts(), ratings().rated, account, finished_flag(),
+                                           changes_of=ratings().changes_of),
                     "challenges": challenges().listing(account)})
 
 

@@ -267,7 +267,7 @@
 
   function showRecent(matches) {
     const list = $("recent-list");
-    list.innerHTML = matches.length ? "" : '<li class="muted">No games yet.</li>';
+    list.innerHTML = matches.length ? "" : '<li class="muted">No live games now.</li>';
     // Open games with a free seat first (someone is waiting for a player), then the others to watch.
     const joinable = (m) => m.visibility === "open" && m.free_seats > 0;
     const shown = [...matches.filter(joinable), ...matches.filter((m) => !joinable(m))].slice(0, 8);
@@ -284,7 +284,7 @@
       more.className = "muted";
       more.textContent = joinable(m)
         ? ` ${m.free_seats === 1 ? "a seat is free" : `${m.free_seats} seats are free`}`
-        : ` ${MODE_WORDS[m.mode] || m.mode}, ${m.version} move${m.version === 1 ? "" : "s"}`;
+        : ` ${MODE_WORDS[m.mode] || m.mode}, ${m.moves} move${m.moves === 1 ? "" : "s"}`;
       words.append(name, more);
       li.appendChild(words);
       // The match page asks a joining player's name and takes the free seat (an open match needs no invite).

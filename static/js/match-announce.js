@@ -26,7 +26,11 @@
     page.announce = say; // for the other parts (the clock's low-time warnings): one region for everything
 
     function turnText(state) {
-      if (state.outcome) return window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over.";
+      if (state.outcome) {
+        const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over";
+        const rating = window.QuadrilleRatings.spoken(state, page); // a rated game's change (match-ratings.js)
+        return rating ? `${title}. ${rating}` : (window.Quadrille.resultTitle ? title : "Game over.");
+      }
       if (state.turn == null) return "";
       // a renderer may add what the turn asks (Gamma: only a golden move is left, and skipping may end the game)
       const hint = page.spec.turnHint ? page.spec.turnHint(state) : "";

@@ -143,6 +143,10 @@
       $("result-title").textContent = title(page);
       $("result-reason").textContent = reasonText(page);
       $("result-score").textContent = scoreText(page);
+      const ratings = window.QuadrilleRatings.resultLines(state, page); // a rated game's change (match-ratings.js)
+      $("result-rating").replaceChildren(...ratings.map((line) => Object.assign(document.createElement("span"),
+                                                                                { textContent: line })));
+      $("result-rating").hidden = !ratings.length;
       overlay.dataset.outcome = state.outcome.winners.length
         ? (page.role() === "player" ? (state.outcome.winners.some((s) => page.mySeats().includes(s)) ? "won" : "lost") : "win")
         : "draw";

@@ -257,6 +257,8 @@
         if (s.kind === "ai") li.append(`computer (${s.level})`);
         else if (s.taken) li.append(window.QuadrilleNames.seat(s, "taken"));
         else li.append("free");
+        const rating = window.QuadrilleRatings.beside(state, s.seat); // a rated match (match-ratings.js)
+        if (rating) li.append(" ", rating);
         if (mySeats.includes(s.seat) && s.kind !== "ai") li.append(" (you)");
         seats.appendChild(li);
       }

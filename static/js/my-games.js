@@ -42,6 +42,16 @@
     return game.turn_name ? `${game.turn_name} to move` : "";
   }
 
+  // What a rated game did to the player's rating: " +12" (the whole change said to a screen reader).
+  function ratingChange(game) {
+    const r = game.rating;
+    if (!r) return "";
+    const d = r.after - r.before;
+    const change = d > 0 ? `+${d}` : d < 0 ? `-${-d}` : "±0";
+    return el("span", { className: "rating-change", title: `Your rating: ${r.before} → ${r.after}` },
+      ` · ${change}`, el("span", { className: "sr-only", textContent: ` rating, now ${r.after}` }));
+  }
+
   function renderGames(games) {
     const list = $("games");
     list.replaceChildren();
@@ -51,7 +61,7 @@
       const line = el("li", { className: "game-line" + (game.your_turn ? " your-turn" : "") + (game.finished ? " finished" : "") },
         el("a", { href: game.url, className: "game-open" },
           el("span", { className: "game-title" }, game.title),
-          el("span", { className: "game-status" + (game.your_turn ? " mine" : "") }, status(game))),
+          el("span", { className: "game-status" + (game.your_turn ? " mine" : "") }, status(game), ratingChange(game))),
         el("span", { className: "game-meta" },
           `${game.sides.join(" and ")} against `, against.length ? names(against) : "nobody yet",
           game.rated ? " · rated" : "", ` · ${optionText(game.options)} · ${ago(game.updated)}`));

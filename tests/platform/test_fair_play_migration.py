@@ -21,7 +21,7 @@ def test_0010_gives_existing_accounts_their_look_alike_keys(database):
             conn.execute(text("INSERT INTO accounts (name, name_key, password_hash, seat_salt, session_epoch, created)"
                               " VALUES (:name, :key, 'x', 'salt', 0, :now)"),
                          {"name": name, "key": name.lower(), "now": time.time()})
-    assert migrate.upgrade(engine, "head") == ["0008", "0009", "0010"]
+    assert migrate.upgrade(engine, "head")[:3] == ["0008", "0009", "0010"]
     with engine.connect() as conn:
         keys = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.name_skeleton)).all())
         ids = dict(conn.execute(select(accounts_table.c.name, accounts_table.c.id)).all())

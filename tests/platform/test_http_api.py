@@ -194,8 +194,9 @@ def test_invites_visibility_and_offers_over_http(client):
     assert early.status_code == 409 and early.json["error"] in ("player-present", "too-early")
     aborted = client.post(f"{url}/abort", headers=auth(friend.json["token"]))
     assert aborted.json["outcome"]["reason"] == "aborted"
+    assert client.get("/api/matches/recent").json == []  # aborted: no longer a live game
     private = new_match(client)
-    assert [m["id"] for m in client.get("/api/matches/recent").json] == [match]  # private: never listed
+    assert client.get("/api/matches/recent").json == []  # private: never listed
     refused = client.post("/api/matches", json={"game": "trails", "mode": "local", "visibility": "public"})
     assert refused.status_code == 400 and refused.json["error"] == "bad-visibility"
     assert client.get(f"/api/matches/{private['match']}", headers=auth(private["token"])).status_code == 200

@@ -41,6 +41,7 @@ def entry_from_state(state: dict, mine: list[int], updated: float) -> dict:
         "your_turn": turn is not None and turn in mine and outcome is None,
         "finished": outcome is not None, "result": result,
         "reason": outcome.get("reason") if outcome else None, "rated": False, "url": f"/m/{state['match']}",
+        "rating": None,
         "clock": None if clock is None else {"kind": clock["kind"],
                                               "seconds_left": clock["left"][running - 1] if running else None},
     }

@@ -87,14 +87,43 @@ def test_the_list_counts_the_free_seats_anyone_may_take_now(service):
     service.abort(cancelled["match"], cancelled["token"])
     gamma = service.create("gamma", {"players": 3}, "online", visibility="open")
     free = {m["id"]: m["free_seats"] for m in service.recent()}
-    # an open seek's free seat is offered; a public match's needs its invite; a cancelled match has none left
-    assert free == {waiting["match"]: 1, public["match"]: 0, cancelled["match"]: 0, gamma["match"]: 2}
+    # an open seek's free seat is offered; a public match's needs its invite; a cancelled match is not listed
+    assert free == {waiting["match"]: 1, public["match"]: 0, gamma["match"]: 2}
     service.claim(waiting["match"], player="Bob")
     service.claim(gamma["match"], player="Cat")
     assert {m["id"]: m["free_seats"] for m in service.recent()}[gamma["match"]] == 1
     service.start(gamma["match"], gamma["token"])  # Gamma's creator started it: its last free seat is left out
     free = {m["id"]: m["free_seats"] for m in service.recent()}
     assert free[waiting["match"]] == 0 and free[gamma["match"]] == 0
+
+
+def test_the_live_list_shows_only_games_under_way_or_waiting_and_counts_their_moves(service):
+    """Issue 23: the lobby listed a finished game as "23 moves", an aborted rematch and a cancelled Gamma invite
+    as "1 move" (it counted events)."""
+    live, ann, bob = pair(service, visibility="public")
+    service.play(live, ann, "right")
+    service.play(live, bob, "left")
+    service.offer(live, ann, "takeback")
+    service.decline(live, bob, "takeback")  # an event, not a move
+    finished, ann2, bob2 = pair(service, visibility="public")
+    service.play(finished, ann2, "right")
+    service.play(finished, bob2, "left")
+    service.resign(finished, ann2)
+    declined, ann3, bob3 = pair(service, visibility="public")
+    service.resign(declined, ann3)
+    service.rematch(declined, ann3)
+    service.decline(declined, bob3, "rematch")  # a declined rematch: the finished match's newest event
+    service.rematch(finished, ann2)
+    rematch = service.rematch(finished, bob2)["match"]
+    service.abort(rematch, ann2)  # an aborted rematch
+    gamma = service.create("gamma", {"players": 3}, "online", visibility="open", player="Ann")
+    service.abort(gamma["match"], gamma["token"])  # a cancelled Gamma invite
+    waiting = service.create("gamma", {"players": 3}, "online", visibility="open", player="Cy")
+    listed = service.recent()
+    assert [m["id"] for m in listed] == [waiting["match"], live]
+    assert {m["id"]: m["moves"] for m in listed} == {waiting["match"]: 0, live: 2}
+    assert {m["id"]: m["version"] for m in listed}[live] > 2  # (the events: the list used to show this)
+    assert {m["id"]: m["free_seats"] for m in listed} == {waiting["match"]: 2, live: 0}
 
 
 def test_only_online_matches_can_be_listed(service):
