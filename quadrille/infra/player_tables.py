@@ -107,7 +107,7 @@ rating_history_table = Table(
     Column("at", Float, nullable=False),
     Column("rating", Float, nullable=False),
     Column("rd", Float, nullable=False),
-    # what the match started from (0012): the "+12" of a result and of my games (ratings/match_ratings.py)
+    # what the match started from (0011): the "+12" of a result and of my games (ratings/match_ratings.py)
     Column("rating_before", Float),
     Column("rd_before", Float),
     # a pair's rated games of a game in the last day (ratings/service.py): one account's recent rows (0010)

@@ -113,8 +113,8 @@ def test_a_move_of_a_rated_match_reads_no_rating(app, ann, bob, monkeypatch):
     assert final["ratings"] and "apply" in reads  # its end is read, and rated
 
 
-def test_0012_gives_earlier_rated_games_the_rating_they_started_from(database):
-    """Rows rated before 0012 get the rating of the account's previous row in that game (1500/350 first)."""
+def test_0011_gives_earlier_rated_games_the_rating_they_started_from(database):
+    """Rows rated before 0011 get the rating of the account's previous row in that game (1500/350 first)."""
     engine = make_engine(database_url(database))
     assert migrate.upgrade(engine, "0010")[-1] == "0010"
     rows = [(1, "trails", "m1", 10.0, 1662.0, 290.0), (1, "trails", "m2", 20.0, 1700.0, 250.0),
@@ -124,7 +124,7 @@ def test_0012_gives_earlier_rated_games_the_rating_they_started_from(database):
             conn.execute(text("INSERT INTO rating_history (account_id, game, match_id, at, rating, rd)"
                               " VALUES (:a, :g, :m, :at, :r, :rd)"),
                          dict(zip(("a", "g", "m", "at", "r", "rd"), row)))
-    assert migrate.upgrade(engine, "head")[0] == "0012"
+    assert migrate.upgrade(engine, "head")[0] == "0011"
     with engine.connect() as conn:
         found = {(r.account_id, r.match_id): (r.rating_before, r.rd_before) for r in conn.execute(
             select(rating_history_table))}

@@ -22,7 +22,7 @@ from quadrille.infra import migrate
 from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
-REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0012"]
+REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """

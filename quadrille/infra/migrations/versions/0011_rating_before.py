@@ -1,7 +1,7 @@
 """Each rated match's rating before it, beside the one after: the "+12" of a result and of my games.
 
-Revision ID: 0012
-Revises: 0010 (the coordinator re-chains it after 0011 at merge)
+Revision ID: 0011
+Revises: 0010
 Create Date: 2026-11-27
 
 - `rating_history.rating_before`, `rating_history.rd_before`: the rating and deviation an account had in that
@@ -12,7 +12,7 @@ Create Date: 2026-11-27
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0012"
+revision = "0011"
 down_revision = "0010"
 branch_labels = None
 depends_on = None
