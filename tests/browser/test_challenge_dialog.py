@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, join_by_invite, match_id, wait_seats
 from tests.browser.test_accessibility import overflow, small_controls
 from tests.browser.test_players_browser import challenge, sign_up
@@ -43,6 +44,8 @@ def test_a_towers_challenge_through_the_dialog_in_words_and_at_once_to_the_game(
     shoot(ann, "dialog")
     if screen == "phone":
         assert small_controls(ann) == [] and overflow(ann) == 0
+    else:
+        assert serious_violations(ann, "#setup") == []
     ann.click(f"{form} button.start")
     ann.wait_for_function("document.getElementById('games-message').textContent.startsWith('Challenge sent')")
     assert not ann.locator("#setup[open]").count()
