@@ -47,6 +47,7 @@
     let busy = false;
     let drawn = 0;             // a version of our own for each position drawn (renderers reset their selection on it)
     let replaying = 0;         // the reply being shown (a new step or a restart stops it)
+    let inReply = false;       // a position before the end of the reply is drawn
     const REPLY_PAUSE = 600;   // ms between the learner's move and the reply, time to see one, then the other
 
     const ctx = {
@@ -87,13 +88,14 @@
       renderer.draw(state.view, { ...state, version: drawn }, true);
       mark(solved ? [] : step.marks);
       root.dataset.step = step.index;
-      root.dataset.solved = solved ? "1" : "";
+      root.dataset.solved = solved && !inReply ? "1" : ""; // "1" once the reply is on the board too
       root.dataset.turn = state.turn == null ? "" : state.turn;
       root.dataset.version = drawn;
     }
 
     function show(next) {
       replaying += 1;
+      inReply = false;
       step = next;
       state = next.state;
       solved = false;
@@ -136,6 +138,7 @@
       for (const [i, next] of states.entries()) {
         if (i) await new Promise((done) => setTimeout(done, REPLY_PAUSE));
         if (mine !== replaying) return false;
+        inReply = i < states.length - 1;
         state = next;
         draw();
       }
