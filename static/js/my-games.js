@@ -177,6 +177,7 @@
     for (const button of document.querySelectorAll("[data-challenge]")) {
       button.addEventListener("click", () => NewGame.open(button.dataset.challenge, "challenge", button));
     }
+    if (wanted) document.querySelector("[data-challenge]").focus(); // the player is named: the game is next
   }
 
   // -- live --------------------------------------------------------------------------------------------
