@@ -14,6 +14,7 @@ import re
 
 import games
 
+from ..guide import option_words
 from ..infra.tokens import seats_held, well_formed
 from ..matches.summary import Summaries, options_of, seat_names
 from .service import MAX_CLAIMS, AccountService, checked_tokens
@@ -45,9 +46,10 @@ def entry(row, now: dict, seats: list, mine: list[int], rated: bool, clock_now: 
             result = "draw"
         else:
             result = "win" if set(mine) & set(winners) else "loss"
-    turn, clock = now["turn"], now["clock"]
+    turn, clock, options = now["turn"], now["clock"], options_of(row, now)
     return {
-        "match": row.id, "game": row.game, "title": games.get(row.game).title, "options": options_of(row, now),
+        "match": row.id, "game": row.game, "title": games.get(row.game).title, "options": options,
+        "options_words": option_words.describe(row.game, options),
         "mode": row.mode, "seats": mine, "sides": [seat_name(s) for s in mine], "opponents": opponents,
         "updated": row.updated, "started": now["started"], "turn": turn,
         "turn_name": seat_name(turn) if turn else None,

@@ -20,7 +20,6 @@ checked by the ratings (`RatingService.check_rated`): the standard start, and th
 from __future__ import annotations
 
 import json
-import random
 import secrets
 import time
 from typing import Callable
@@ -30,8 +29,10 @@ from sqlalchemy import func, insert, select, update
 import games
 
 from ..errors import ServiceError, bad_request
+from ..guide import option_words
 from ..infra.player_tables import challenge_invitees_table, challenges_table
 from ..matches import MatchService
+from ..matches.sides import creator_seat
 from .blocks import Blocks
 
 FIRSTS = ("random", "challenger", "opponent")
@@ -175,9 +176,11 @@ class ChallengeService:
         """A challenge as the API shows it; `names`: the accounts' names, when the caller read them already."""
         if names is None:
             names = self.accounts.names([row.challenger] + [i.account_id for i in invitees])
+        options = json.loads(row.options)
         return {
             "challenge": row.id, "game": row.game, "title": games.get(row.game).title,
-            "options": json.loads(row.options), "clock": json.loads(row.clock) if row.clock else None,
+            "options": options, "options_words": option_words.describe(row.game, options),
+            "clock": json.loads(row.clock) if row.clock else None,
             "rated": bool(row.rated), "first": row.first, "status": row.status, "match": row.match_id,
             "from": names.get(row.challenger, "deleted player"),
             "to": [{"name": names.get(i.account_id, "deleted player"), "status": i.status} for i in invitees],
@@ -307,8 +310,7 @@ class ChallengeService:
         if creator_starts:
             mine = 1
         else:
-            starter = game.new(**options).turn or 1  # the seat that moves first (Lattice's `first` may make it 2)
-            mine = {"challenger": starter, "opponent": 3 - starter}.get(row.first) or random.choice((1, 2))
+            mine = creator_seat(game, options, {"challenger": "first", "opponent": "second"}.get(row.first, "random"))
         created = self.matches.create(game.name, options, "online", seats=[mine], player=challenger.name,
                                       token=challenger.seat_key, **extra)
         match_id = created["match"]

@@ -3,10 +3,12 @@
 One folder per game, `quadrille/guide/<name>/`, beside the engine's `games/<name>`:
 
     __init__.py     picture(view, marks=(), legal=False) -> SVG text of a position, from the engine's view;
-                    mark_attrs(mark) -> the data attributes that find a marked cell in the game's renderer
+                    mark_attrs(mark) -> the data attributes that find a marked cell in the game's renderer;
+                    no_targets(view) -> the view without the side to move's moves (the opponent's, in a lesson)
     words.json      what the lobby says: a one-line pitch, each option in player words, named presets
     lesson.json     the tutorial: steps, each a sentence, a position reached by real moves, the marked cells,
-                    the moves the learner may make, a hint for a wrong try
+                    the moves the learner may make, a hint for a wrong try, the opponent's `reply` that the
+                    closing sentence announces (shown on the board after the learner's move)
 
 and its rules page, `templates/games/<name>/rules.html`. Pure: no Flask here, only the engines and Jinja's
 markupsafe (so that a picture is escaped text a template may print as it is).
@@ -158,13 +160,16 @@ def _board(name: str, data: dict, step: dict):
 
 def lesson_state(name: str, board, you: int) -> dict:
     """A match's STATE for a lesson's board, as the game's renderer expects it (docs/api.md), with no match
-    behind it: the learner holds seat `you`."""
+    behind it: the learner holds seat `you`. While the opponent is to move (its reply being shown) the state
+    carries none of its moves, so that no renderer lights them as if they were the learner's."""
     game = games.get(name)
     outcome = board.outcome()
+    learners = board.turn == you
+    view = board.view() if learners or board.turn is None else module(name).no_targets(board.view())
     return {
         "match": None, "game": name, "title": game.title, "options": dict(board.options), "mode": "lesson",
         "name": None, "version": len(board.moves), "turn": board.turn,
-        "legal": board.legal_moves() if board.turn is not None else [], "view": board.view(),
+        "legal": board.legal_moves() if learners else [], "view": view,
         "moves": board.moves, "outcome": outcome.to_dict() if outcome else None, "started": True,
         "players": board.players, "paused": False, "offers": {}, "rematch": None,
         "seats": [{"seat": s, "taken": True, "name": "", "kind": "human"}
@@ -187,16 +192,21 @@ def step(name: str, index: int) -> dict:
 def attempt(name: str, index: int, move: str) -> dict:
     """Check a learner's try at step `index`: {"verdict": "right" | "other" | "illegal", ...}.
 
-    right: the move is one the step asks for; the answer carries the position after it and the step's closing
-    sentence. other: legal, but not what the step teaches; illegal: the engine refuses it (its reason). Both
-    carry the step's hint. Nothing is stored."""
+    right: the move is one the step asks for; the answer carries the step's closing sentence, `states`: the
+    position after the move, then after each move of the opponent's reply (the step's `reply`, which the
+    sentence announces), and `state`: the last of them, the learner's turn again (or the end). other: legal,
+    but not what the step teaches; illegal: the engine refuses it (its reason). Both carry the step's hint.
+    Nothing is stored."""
     data, s = _step(name, index)
     board = _board(name, data, s)
     you = data.get("you", 1)
     if move in s["expect"]:
-        board.push(move)
+        states = []
+        for played in (move, *s.get("reply", ())):
+            board.push(played)
+            states.append(lesson_state(name, board, you))
         return {"verdict": "right", "done": s.get("done", ""), "last": index == len(data["steps"]) - 1,
-                "state": lesson_state(name, board, you)}
+                "states": states, "state": states[-1]}
     hint = s.get("hint", "")
     if move in board.legal_moves():
         return {"verdict": "other", "reason": "That move is allowed, but it is not the one this step asks for.",

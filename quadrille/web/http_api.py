@@ -9,6 +9,7 @@ from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
 from ..accounts.service import API_TOKEN_PREFIX
 from ..matches.invites import invite_link
+from ..matches.sides import seats_for_side
 from .clients import client_address
 from .links import public_url
 from .sessions import bearer
@@ -89,8 +90,10 @@ def check_options(name):
 @bp.post("/matches")
 def create_match():
     body = json_body()
-    created = service().create(body.get("game"), body.get("options"), body.get("mode", "online"),
-                               seats=body.get("seats", body.get("seat")), ai=body.get("ai"),
+    mode = body.get("mode", "online")
+    seats = seats_for_side(body.get("game"), body.get("options"), mode, body.get("side"),
+                           body.get("seats", body.get("seat")))
+    created = service().create(body.get("game"), body.get("options"), mode, seats=seats, ai=body.get("ai"),
                                player=body.get("player"), owner=client_address(),
                                visibility=body.get("visibility"), clock=body.get("clock"))
     return jsonify(with_links(created)), 201

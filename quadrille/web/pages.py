@@ -91,13 +91,17 @@ def lobby_games() -> list[dict]:
     return sorted(entries, key=lambda g: (not g["playable"], order.get(g["name"], len(order)), g["title"]))
 
 
+def dialog_data(entries: list[dict]) -> dict:
+    """What the new-game dialog's script needs of each playable game (templates/new_game_dialog.html)."""
+    return {g["name"]: {"title": g["title"], "seats": g["seats"],
+                        "presets": [{"id": p["id"], "options": p["options"]} for p in g["presets"]]}
+            for g in entries if g["playable"]}
+
+
 @bp.get("/")
 def lobby():
     entries = lobby_games()
-    data = {g["name"]: {"title": g["title"], "seats": g["seats"], "presets": [{"id": p["id"], "options": p["options"]}
-                                                                              for p in g["presets"]]}
-            for g in entries if g["playable"]}
-    return render_template("lobby.html", games=entries, games_data=data)
+    return render_template("lobby.html", games=entries, games_data=dialog_data(entries))
 
 
 def render_match(match_id: str, embed: bool):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, g, render_template
 
 from ..catalog import installed_games
-from .pages import TILE_ORDER
+from .pages import dialog_data, lobby_games
 from .players_api import profile_of
 from .rating_chart import rating_chart
 from .sessions import current_account
@@ -28,11 +28,9 @@ def account_page():
 def my_games_page():
     g.carries_token = True
     account = current_account(required=False)
-    order = {name: k for k, name in enumerate(TILE_ORDER)}  # as the lobby's tiles
-    choices = [{"name": game.name, "title": game.title, "seats": list(game.seats),
-                "multi": "players" in game.options}
-               for game in sorted(installed_games(), key=lambda game: order.get(game.name, len(order)))]
-    return render_template("my_games.html", account=account, game_choices=choices, with_csrf=True)
+    entries = lobby_games() if account else []  # the challenge's dialog is the lobby's new-game dialog
+    return render_template("my_games.html", account=account, games=[g for g in entries if g["playable"]],
+                           games_data=dialog_data(entries), with_csrf=True)
 
 
 @bp.get("/players/<name>")

@@ -1,12 +1,12 @@
 // "My games": the player's games ("your turn" first; finished ones on request), the challenges waiting for
-// them (live over Socket.IO), their own challenges, and the form to challenge a player by name.
+// them (live over Socket.IO; an accepted one of theirs takes them to its game), their own challenges, and the
+// lobby's new-game dialog to challenge a player by name.
 (function () {
   "use strict";
   const Players = window.QuadrillePlayers;
   const Tokens = window.QuadrilleTokens;
   const $ = (id) => document.getElementById(id);
   const data = JSON.parse($("my-games-data").textContent);
-  let catalog = {};
 
   const say = (text, kind) => { const box = $("games-message"); box.textContent = text || ""; box.className = "message " + (kind || ""); };
   const failed = (error) => say(error.message, "error");
@@ -24,9 +24,6 @@
     if (s < 86400) return `${Math.round(s / 3600)} h ago`;
     return `${Math.round(s / 86400)} days ago`;
   }
-  const optionText = (options) => Object.entries(options || {})
-    .filter(([, v]) => !(Array.isArray(v) && !v.length) && v !== "")
-    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join("+") : v}`).join(", ");
   const names = (list) => window.QuadrilleNames.list(list);  // each name in <bdi> (names.js)
 
   function status(game) {
@@ -64,7 +61,7 @@
           el("span", { className: "game-status" + (game.your_turn ? " mine" : "") }, status(game), ratingChange(game))),
         el("span", { className: "game-meta" },
           `${game.sides.join(" and ")} against `, against.length ? names(against) : "nobody yet",
-          game.rated ? " · rated" : "", ` · ${optionText(game.options)} · ${ago(game.updated)}`));
+          game.rated ? " · rated" : "", ` · ${game.options_words} · ${ago(game.updated)}`));
       line.dataset.match = game.match;
       list.append(line);
     }
@@ -74,9 +71,9 @@
     const first = { challenger: incoming ? `${c.from} moves first` : "you move first",
                     opponent: incoming ? "you move first" : "they move first", random: "first move at random" }[c.first];
     const who = incoming ? `${c.from} challenges you` : `You challenged ${c.to.map((t) => t.name).join(", ")}`;
-    const clock = !c.clock ? "" : c.clock.kind === "realtime" ? `, ${c.clock.minutes} + ${c.clock.increment || 0}`
-      : `, ${c.clock.days} ${c.clock.days === 1 ? "day" : "days"} a move`;
-    return `${who} to ${c.title} (${optionText(c.options) || "default options"}), ${c.rated ? "rated" : "casual"}, ${first}${clock}`;
+    const clock = !c.clock ? "" : c.clock.kind === "realtime" ? ` · ${c.clock.minutes} + ${c.clock.increment || 0}`
+      : ` · ${c.clock.days} ${c.clock.days === 1 ? "day" : "days"} a move`;
+    return `${who} to ${c.title} · ${c.options_words} · ${c.rated ? "rated" : "casual"} · ${first}${clock}`;
   }
 
   function button(label, handler, kind) {
@@ -86,13 +83,14 @@
     } });
   }
 
+  function enterGame(match) {
+    Tokens.set(match, Tokens.accountKey());
+    window.location.assign(`/m/${match}`);
+  }
+
   async function answer(c, action) {
     const result = await Players.api(`/api/challenges/${c.challenge}/${action}`, {});
-    if (action === "accept" && result.match) {
-      Tokens.set(result.match, Tokens.accountKey());
-      window.location.assign(`/m/${result.match}`);
-      return;
-    }
+    if ((action === "accept" || action === "start") && result.match) return enterGame(result.match);
     say({ accept: "Accepted: the game starts when every player has.", decline: "Declined.", cancel: "Cancelled.",
           start: "Started." }[action], "good");
     await load();
@@ -139,65 +137,31 @@
     } catch (error) { failed(error); }
   }
 
-  // -- the challenge form ----------------------------------------------------------------------------------
-  function renderOptions() {
-    const box = $("challenge-options");
-    const game = catalog[$("challenge-game").value];
-    box.replaceChildren();
-    if (!game) return;
-    for (const [name, option] of Object.entries(game.options)) {
-      if (name === "players" || !["int", "choice", "bool"].includes(option.kind)) continue;
-      const words = (option.help ? option.help.split(/[:(;]/)[0] : name).trim();
-      const label = el("label", { className: "field" }, words.charAt(0).toUpperCase() + words.slice(1));
-      let input;
-      if (option.kind === "int") {
-        const [low, high] = option.form || option.range;
-        input = el("input", { type: "number", min: low, max: high, value: option.default });
-      } else if (option.kind === "choice") {
-        input = el("select");
-        for (const choice of option.choices) input.append(el("option", { value: choice, textContent: choice, selected: choice === option.default }));
-      } else {
-        input = el("input", { type: "checkbox", checked: !!option.default });
-        label.classList.add("toggle");
-      }
-      input.name = `option-${name}`;
-      input.dataset.option = name;
-      input.dataset.kind = option.kind;
-      label.append(input);
-      box.append(label);
-    }
+  // -- the challenge: the lobby's new-game dialog (static/js/new-game.js) with a player's name -------------------
+  const FIRST = { first: "challenger", second: "opponent", random: "random" }; // the dialog's side, as the API's `first`
+
+  async function sendChallenge(f) {
+    const input = f.querySelector("input[name=to]");
+    const to = input.value.split(",").map((n) => n.trim()).filter(Boolean);
+    if (!to.length) { input.focus(); return NewGame.showError(f, "Type the name of the player to challenge."); }
+    const body = { to: to.length === 1 ? to[0] : to, game: f.dataset.game, options: NewGame.readOptions(f),
+                   first: FIRST[NewGame.readSide(f)] || "random", rated: f.querySelector("input[name=rated]").checked,
+                   clock: NewGame.readClock(f) };
+    NewGame.busy(f, true);
+    try {
+      const made = await Players.api("/api/challenges", body);
+      NewGame.dialog.close();
+      say(`Challenge sent to ${made.to.map((t) => t.name).join(", ")}.`, "good");
+      await load();
+    } catch (error) { NewGame.showError(f, error.message); }
+    NewGame.busy(f, false);
   }
 
-  function chosenOptions() {
-    const game = catalog[$("challenge-game").value];
-    const options = {};
-    for (const input of $("challenge-options").querySelectorAll("[data-option]")) {
-      const name = input.dataset.option, kind = input.dataset.kind;
-      if (kind === "int") options[name] = Number(input.value);
-      else if (kind === "bool") options[name] = input.checked;
-      else options[name] = game.options[name].choices.find((c) => String(c) === input.value);
-    }
-    return options;
-  }
-
-  async function setUpForm() {
-    const form = $("challenge-form");
-    if (!form) return;
-    try { for (const game of await Players.api("/api/games")) catalog[game.name] = game; } catch (error) { failed(error); }
-    const chosen = () => {
-      renderOptions();
-      // Gamma's creator is seat 1 and starts the match: nothing to choose about the first move.
-      const game = catalog[$("challenge-game").value];
-      $("first-field").hidden = !!(game && game.options.players);
-    };
-    chosen();
-    $("challenge-game").addEventListener("change", chosen);
-    const wanted = new URLSearchParams(window.location.search).get("challenge");
-    if (wanted) $("challenge-to").value = wanted;
+  function searchPlayers(input) {
     let searching = null;
-    $("challenge-to").addEventListener("input", () => {
+    input.addEventListener("input", () => {
       clearTimeout(searching);
-      const typed = $("challenge-to").value.split(",").pop().trim();
+      const typed = input.value.split(",").pop().trim();
       if (!typed) return;
       searching = setTimeout(async () => {
         try {
@@ -206,20 +170,24 @@
         } catch (e) { /* the search is a help, not a must */ }
       }, 150);
     });
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      const to = $("challenge-to").value.split(",").map((n) => n.trim()).filter(Boolean);
-      if (!to.length) { $("challenge-to").focus(); return say("Type the name of the player to challenge.", "error"); }
-      const body = { to: to.length === 1 ? to[0] : to, game: $("challenge-game").value, options: chosenOptions(),
-                     first: $("challenge-first").value, rated: $("challenge-rated").checked,
-                     clock: ClockChoice.read(event.target, "challenge-clock") };
-      try {
-        const made = await Players.api("/api/challenges", body);
-        say(`Challenge sent to ${made.to.map((t) => t.name).join(", ")}.`, "good");
-        $("challenge-to").value = "";
-        await load();
-      } catch (error) { failed(error); }
+  }
+
+  let NewGame = null;
+  function setUpChallenges() {
+    if (!$("challenge-games")) return;
+    NewGame = window.QuadrilleNewGame.mount({
+      submit: sendChallenge,
+      focus: (form) => { const to = form.querySelector("input[name=to]"); return to.value ? null : to; },
     });
+    const wanted = new URLSearchParams(window.location.search).get("challenge"); // a profile's "Challenge"
+    for (const input of NewGame.dialog.querySelectorAll("input[name=to]")) {
+      if (wanted) input.value = wanted;
+      searchPlayers(input);
+    }
+    for (const button of document.querySelectorAll("[data-challenge]")) {
+      button.addEventListener("click", () => NewGame.open(button.dataset.challenge, "challenge", button));
+    }
+    if (wanted) document.querySelector("[data-challenge]").focus(); // the player is named: the game is next
   }
 
   // -- live --------------------------------------------------------------------------------------------
@@ -230,6 +198,8 @@
     socket.on("connect", () => socket.emit("inbox", {}, () => {}));
     socket.on("challenge", (c) => {
       if (c.status === "pending" && c.from !== data.account) say(`${c.from} challenges you to ${c.title}.`, "good");
+      // Accepted: the challenger goes to the game at once (lichess does the same), with the account's seat key.
+      if (c.status === "accepted" && c.match && c.from === data.account) return enterGame(c.match);
       load();
     });
   }
@@ -239,7 +209,7 @@
     if (welcome) { say(welcome, "good"); sessionStorage.removeItem("quadrille.welcome"); }
     $("show-finished").addEventListener("change", load);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) load(); });
-    setUpForm();
+    setUpChallenges();
     load();
     live();
   });

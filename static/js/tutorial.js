@@ -46,6 +46,9 @@
     let solved = false;
     let busy = false;
     let drawn = 0;             // a version of our own for each position drawn (renderers reset their selection on it)
+    let replaying = 0;         // the reply being shown (a new step or a restart stops it)
+    let inReply = false;       // a position before the end of the reply is drawn
+    const REPLY_PAUSE = 600;   // ms between the learner's move and the reply, time to see one, then the other
 
     const ctx = {
       play(move) {
@@ -85,12 +88,14 @@
       renderer.draw(state.view, { ...state, version: drawn }, true);
       mark(solved ? [] : step.marks);
       root.dataset.step = step.index;
-      root.dataset.solved = solved ? "1" : "";
+      root.dataset.solved = solved && !inReply ? "1" : ""; // "1" once the reply is on the board too
       root.dataset.turn = state.turn == null ? "" : state.turn;
       root.dataset.version = drawn;
     }
 
     function show(next) {
+      replaying += 1;
+      inReply = false;
       step = next;
       state = next.state;
       solved = false;
@@ -125,6 +130,21 @@
       if (focusTitle) $("step-title").focus();
     }
 
+    // The learner's move, then the opponent's reply that the closing sentence announces, one position at a time
+    // (each animated by the renderer), so that the board shows what the sentence says. False when the learner
+    // started another step meanwhile.
+    async function replay(states) {
+      const mine = ++replaying;
+      for (const [i, next] of states.entries()) {
+        if (i) await new Promise((done) => setTimeout(done, REPLY_PAUSE));
+        if (mine !== replaying) return false;
+        inReply = i < states.length - 1;
+        state = next;
+        draw();
+      }
+      return true;
+    }
+
     async function tryMove(move) {
       busy = true;
       let answer;
@@ -143,8 +163,7 @@
         return;
       }
       solved = true;
-      state = answer.state;
-      draw();
+      if (!(await replay(answer.states || [answer.state]))) return; // the learner left the step meanwhile
       feedback(answer.done, "right");
       $("step-next").disabled = false;
       $("step-next").focus();

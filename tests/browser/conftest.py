@@ -95,10 +95,11 @@ def wait_seats(page, seats):
 
 
 # -- the lobby ----------------------------------------------------------------------------------------------
-def lobby_start(page, server, game, mode, options=None, level=None, you=None, name=None, demo=False):
+def lobby_start(page, server, game, mode, options=None, level=None, you=None, name=None, demo=False, side=None):
     """Start a match from the lobby as a person does: the game's tile, one of its three ways to play (`online`:
     play a friend, `ai`: the computer, `local`: this screen), the new-game dialog's options (opened under
-    "Change the options"), then Start (or, with `demo`, the computer against itself). Waits for the match page."""
+    "Change the options"), online the side (`first`, the default, `second` or `random`), then Start (or, with
+    `demo`, the computer against itself). Waits for the match page."""
     page.goto(server.url + "/")
     page.click(f"#game-{game} [data-mode={'ai' if demo else mode}]")
     form = f"#setup-{game}"
@@ -117,6 +118,8 @@ def lobby_start(page, server, game, mode, options=None, level=None, you=None, na
         page.check(f"{form} input[name=ai-level][value='{level}']")  # a segmented choice
     if you is not None:
         page.check(f"{form} input[name=ai-you][value='{you}']")
+    if side is not None:
+        page.check(f"{form} input[name=side][value={side}]")
     page.click(f"{form} [data-demo]" if demo else f"{form} button.start")
     page.wait_for_url("**/m/**")
 

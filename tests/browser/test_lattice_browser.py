@@ -35,9 +35,10 @@ def open_local(page, server, options):
     return created["match"]
 
 
-def start_online(ann, bob, server, options=None):
-    """Ann makes an online match from the lobby (with the given form options); Bob opens the invite link."""
-    lobby_start(ann, server, "lattice", "online", options=options)
+def start_online(ann, bob, server, options=None, side=None):
+    """Ann makes an online match from the lobby (with the given form options and side); Bob opens the invite
+    link. Ann holds the first seat (B), Bob the second."""
+    lobby_start(ann, server, "lattice", "online", options=options, side=side)
     wait_seats(ann, "1")
     join_by_invite(bob, ann.input_value("#invite-link"), "Bob", 2)
     return match_id(ann)
@@ -250,7 +251,9 @@ def test_a_whole_222_game_by_link_through_the_3d_view(live_server, new_context, 
 def test_a_whole_222_game_by_link_through_the_flat_view(live_server, new_context, shoot):
     ann, bob = new_context().new_page(), new_context().new_page()
     # the original's options from the lobby form: who moves first, and the colours of both sides
-    match = start_online(ann, bob, live_server, {"first": 2, "color_b": "yellow", "color_t": "magenta"})
+    # (T moves first: Ann, on B, moves second.)
+    match = start_online(ann, bob, live_server, {"first": 2, "color_b": "yellow", "color_t": "magenta"},
+                         side="second")
     state = api_state(live_server, match)
     assert state["turn"] == 2 and state["options"]["color_b"] == "yellow"
     assert bob.inner_text("#seats").startswith("Yellow")

@@ -37,18 +37,32 @@ def log_in(page, server, name, password="correct horse"):
     page.wait_for_url("**/me")
 
 
-def challenge(page, to, game, options=None, first="random", rated=False, clock=""):
-    page.fill("#challenge-to", to)
-    page.select_option("#challenge-game", game)
+def challenge(page, to, game, options=None, first="random", rated=False, clock="", preset=None, rules=()):
+    """Challenge `to` from "my games" through the new-game dialog, as a person does: the game's button, the
+    player's name, a preset, the options under "Change the options" (`rules`: Towers' alternative rules, ticked),
+    who moves first (challenger, opponent or random), rated, and the clock ("realtime:M+S", "correspondence:D")."""
+    page.click(f"#challenge-games [data-challenge={game}]")
+    form = f"#setup-{game}"
+    page.wait_for_selector(f"#setup[open] {form}:not([hidden])")
+    page.fill(f"{form} input[name=to]", to)
+    if preset:
+        page.check(f"{form} input[name=preset][value={preset}]")
+    if options or rules:
+        page.click(f"{form} .more-options summary")
     for name, value in (options or {}).items():
-        page.fill(f"#challenge-options [data-option={name}]", str(value))
-    if first != "random":
-        page.select_option("#challenge-first", first)
+        page.fill(f"{form} .more-options [name={name}]", str(value))
+    for rule in rules:
+        page.check(f"{form} .more-options input[name=rules][value={rule}]")
+    if page.locator(f"{form} input[name=side]").count():
+        side = {"challenger": "first", "opponent": "second", "random": "random"}[first]
+        page.check(f"{form} input[name=side][value={side}]")
     if rated:
-        page.check("#challenge-rated")
+        page.check(f"{form} input[name=rated]")
     if clock:
-        page.check(f"#challenge-form input[name=challenge-clock][value='{clock}']")
-    page.click("#challenge-form button[type=submit]")
+        kind, spec = clock.split(":")
+        page.check(f"{form} input[name=clock-kind][value={kind}]")
+        page.check(f"{form} input[name={'clock-realtime' if kind == 'realtime' else 'clock-days'}][value='{spec}']")
+    page.click(f"{form} button.start")
     page.wait_for_function("document.getElementById('games-message').textContent.startsWith('Challenge sent')")
 
 
@@ -105,6 +119,8 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     clock = api_state(server, match)["clock"]  # the challenge's time control, run by its match
     assert (clock["kind"], clock["minutes"], clock["increment"]) == ("realtime", 15, 10)
     assert [c["status"] for c in bob.evaluate("fetch('/api/challenges').then(r => r.json())")["incoming"]] == ["pending", "pending"]
+    ann.wait_for_url(f"**/m/{match}")  # the challenger is taken to the game at once
+    ann.goto(server.url + "/me")
     ann.wait_for_function("document.getElementById('outgoing').textContent.includes('accepted')")
     for game in ("Lattice", "Gamma"):
         ann.click(f"#outgoing li:has-text('to {game}') button:text-is('Cancel')")

@@ -209,6 +209,30 @@ def test_a_try_is_checked_against_the_lesson_and_the_engine():
         guide.step("trails", 99)
 
 
+
+@pytest.mark.parametrize("name", GAMES)
+def test_each_right_move_ends_with_the_learners_turn_and_no_opponent_target(name):
+    """Issue 23: a step's closing sentence announces the opponent's reply, so the board shows it: after the
+    learner's move and the step's `reply`, it is the learner's turn again (or the game is over), the reply is
+    how the next step goes on, and no position shown while the opponent is to move carries its moves."""
+    lesson = guide.lesson(name)
+    you = lesson.get("you", 1)
+    steps = lesson["steps"]
+    for index, step in enumerate(steps):
+        answer = guide.attempt(name, index, step["expect"][0])
+        assert len(answer["states"]) == 1 + len(step.get("reply", ())), step["id"]
+        assert answer["state"] == answer["states"][-1]
+        last = answer["state"]
+        assert last["turn"] == you or last["outcome"] is not None, step["id"]
+        for shown in answer["states"][:-1]:
+            if shown["turn"] not in (you, None):
+                assert shown["legal"] == [], step["id"]
+                assert shown["view"] == guide.module(name).no_targets(shown["view"]), step["id"]
+        if index + 1 < len(steps):
+            played = [*step["moves"], step["expect"][0], *step.get("reply", ())]
+            assert steps[index + 1]["moves"][:len(played)] == played, step["id"]
+
+
 # -- routes ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_tutorial_and_rules_pages(client, name):

@@ -46,3 +46,8 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None,
 def mark_attrs(mark) -> dict:
     x, y = mark
     return {"x": x, "y": y}
+
+
+def no_targets(view: dict) -> dict:
+    """The view without the fields the side to move may take (a lesson never lights the opponent's)."""
+    return {**view, "legal": [], "golden": []}

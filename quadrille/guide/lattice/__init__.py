@@ -114,3 +114,8 @@ def levels(view: dict, marks=(), legal: bool = False, label: str | None = None) 
 
 def mark_attrs(mark) -> dict:
     return {"node": mark}
+
+
+def no_targets(view: dict) -> dict:
+    """The view without the moves of the side to move (a lesson never lights the opponent's)."""
+    return {**view, "legal": {}, "returns": []}

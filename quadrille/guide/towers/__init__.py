@@ -44,3 +44,9 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None)
 def mark_attrs(mark) -> dict:
     x, y = mark
     return {"x": x, "y": y}
+
+
+def no_targets(view: dict) -> dict:
+    """The view without the moves of the side to move (a lesson never lights the opponent's)."""
+    legal = {**view["legal"], "sources": [], "can_import": False, "can_end": False}
+    return {**view, "legal": legal}

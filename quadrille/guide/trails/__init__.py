@@ -42,3 +42,8 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None)
 def mark_attrs(mark) -> dict:
     r, c = mark
     return {"r": r, "c": c}
+
+
+def no_targets(view: dict) -> dict:
+    """The view without the cells the side to move may reach (a lesson never lights the opponent's)."""
+    return {**view, "green": [], "legal": {}}
