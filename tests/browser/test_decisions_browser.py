@@ -115,6 +115,11 @@ def test_every_decision_is_in_view_on_three_screens_and_said(live_server, new_co
     # Bob leaves: once the timeout has run, Ann may claim the game.
     bob_context.close()
     check_in_view_and_said(ann, "#away button", "left the game.*Choose: Claim victory", test, "claim")
+    # A keyboard user on a choice keeps it while the bar is redrawn (every STATE and presence redraws it).
+    first.focus("#away button:text-is('Claim victory')")
+    first.evaluate("window.Quadrille.page.render()")
+    first.wait_for_function("document.activeElement.textContent === 'Claim victory'")
+    assert first.evaluate("document.getElementById('away').contains(document.activeElement)")
     first.click("#away button:text-is('Claim victory')")
     assert result_title(first) == "You won"
 
