@@ -11,7 +11,8 @@
   const $ = (id) => document.getElementById(id);
 
   // "A, B or C"
-  const either = (words) => (words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0]);
+  const either = (words) => (words.length > 1
+    ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0]);
 
   window.Quadrille.part("decisions", (page) => {
     const dock = $("decisions");
@@ -64,13 +65,16 @@
       // the focus is no longer in the page: that place is kept for keepFocus.
       const left = event.target;
       if (event.relatedTarget && !dock.contains(event.relatedTarget)) focused = null;
-      else window.setTimeout(() => { if (left.isConnected && !dock.contains(document.activeElement)) focused = null; }, 0);
+      else {
+        window.setTimeout(() => { if (left.isConnected && !dock.contains(document.activeElement)) focused = null; }, 0);
+      }
     });
 
     function keepFocus() {
       if (!focused || (document.activeElement && document.activeElement !== document.body)) return;
       const bar = $(focused.bar);
-      const same = bar && !bar.hidden && [...bar.querySelectorAll("button")].find((b) => b.textContent === focused.label);
+      const same = bar && !bar.hidden
+        && [...bar.querySelectorAll("button")].find((b) => b.textContent === focused.label);
       if (same) { same.focus({ preventScroll: true }); return; }
       focused = null;
       $("status").focus({ preventScroll: true }); // answered: the keyboard goes on from the top of the board

@@ -135,13 +135,15 @@
       else if (r.bottom > bottom) box.scrollTop += Math.ceil(r.bottom - bottom);
     }
 
-    // The status line while an earlier position is shown says which, not whose turn it is in the game.
+    // The status line while an earlier position is shown says which, not whose turn it is in the game (save
+    // that it is the player's own: a clock may be running).
     page.shownStatus = (ply) => {
       const state = page.state();
-      if (!ply) return "Showing the start position";
+      const yours = page.myTurn() && !state.outcome ? " (your turn in the game)" : "";
+      if (!ply) return `Showing the start position${yours}`;
       const mover = state.movers && state.movers[ply - 1];
       const move = page.moveText(state.moves[ply - 1], state);
-      return `Showing move ${ply} of ${state.moves.length}: ${mover ? `${who(mover)}, ${move}` : move}`;
+      return `Showing move ${ply} of ${state.moves.length}: ${mover ? `${who(mover)}, ${move}` : move}${yours}`;
     };
 
     box.addEventListener("click", (event) => {

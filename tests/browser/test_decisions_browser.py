@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import requests
 
 from tests.browser.conftest import OUTPUT, api_state, join_by_invite, match_id, result_title, wait_seats, \
     wait_version

@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 
 import pytest
+import requests
 
-from tests.browser.conftest import api_state, join_by_invite, wait_seats, wait_version
+from tests.browser.conftest import api_state, join_by_invite, wait_version
 from tests.browser.test_moves_browser import PHONE, api_move, create, gamma_text, open_match, settled
 
 pytestmark = pytest.mark.browser
@@ -130,3 +131,19 @@ def test_sounds_wait_for_the_first_gesture(live_server, new_context):
         page.wait_for_function("window.audioMade.length === 1")
         page.wait_for_function("window.audioMade[0].state === 'running'")
     assert warnings == []
+
+
+def test_stepping_back_on_your_own_turn_says_the_turn_is_yours(live_server, new_context):
+    page = new_context(**SCREENS["desktop"]).new_page()
+    created = create(live_server, "trails", "online", {"size": 7}, player="Ann")
+    open_match(page, live_server, created, "1")
+    joined = requests.post(f"{live_server.url}/api/matches/{created['match']}/seats",
+                           json={"invite": created["invite_secret"], "player": "Bob"}).json()
+    state = api_move(live_server, created, api_state(live_server, created["match"])["legal"][0])
+    state = api_move(live_server, created, state["legal"][0], token=joined["token"])
+    wait_version(page, state["version"])
+    assert status(page) == "Your turn"
+    page.click("#step-back")
+    page.wait_for_function("document.getElementById('ply-label').dataset.shown === '1'")
+    assert status(page).startswith("Showing move 1 of 2: Blue, ") and status(page).endswith("(your turn in the game)")
+    assert "your-turn" not in page.get_attribute("#status", "class")  # the green "your turn" look is the live one's
