@@ -1,6 +1,7 @@
 // Decisions asked of the player, seen and heard. What they say is decided elsewhere (match-offers.js fills the
-// bars of #decisions: another player's take-back or draw offer, the claims once an opponent has left;
-// match-result.js words the rematch on the result screen); the stylesheet keeps the dock in the window. This part:
+// bars of #decisions: another player's take-back or draw offer, the claims once an opponent has left; match.js
+// shows "Take my seat back" to a player whose seat the computer plays; match-result.js words the rematch on the
+// result screen); the stylesheet keeps the dock in the window. This part:
 // - says each new decision once, in the assertive region #decision-alert ("Red offers a draw. Choose: Accept or
 //   Decline."), and again only if it goes away and comes back; a countdown ticking in its words is not new;
 // - keeps the keyboard's place: a bar redrawn under the focus gives it back to the same choice, and an answered
@@ -44,7 +45,14 @@
     // What identifies a decision: where it is, its words without their numbers (a countdown), its choices.
     const keyOf = (d) => `${d.id}|${d.words.replace(/\d+/g, "#")}|${d.choices.join("|")}`;
 
+    // The bar around "Take my seat back" shows when the core shows the button (match.js's computer controls).
+    function followReclaim() {
+      const hide = $("reclaim").hidden;
+      if ($("reclaim-bar").hidden !== hide) $("reclaim-bar").hidden = hide; // (setting it unchanged would loop)
+    }
+
     function look() {
+      followReclaim();
       const now = [...barDecisions(), ...rematchDecision()];
       const fresh = now.filter((d) => !said.has(keyOf(d)));
       said = new Set(now.map(keyOf));
@@ -82,6 +90,6 @@
 
     new MutationObserver(look).observe(dock, { childList: true, subtree: true, characterData: true, attributes: true,
       attributeFilter: ["hidden"] });
-    return { render: look };
+    return { render: look, presence: look };
   });
 })();

@@ -1,7 +1,8 @@
 """Decisions in view and heard (issue 23, item 3): whatever asks the player to decide (another player's take-back
-request, a draw offer, the claim once the opponent left, a rematch offer, a confirmation) shows its buttons inside
-the window without scrolling, on a 1366x800 and a 1280x720 desktop and a 390x844 touch screen, for every game,
-and is said to screen readers (the assertive region #decision-alert, a labelled group, an alertdialog).
+request, a draw offer, the claim once the opponent left, "Take my seat back" once the computer played for them, a
+rematch offer, a confirmation) shows its buttons inside the window without scrolling, on a 1366x800 and a 1280x720
+desktop and a 390x844 touch screen, for every game, and is said to screen readers (the assertive region
+#decision-alert, a labelled group, an alertdialog).
 
 One match per game: Ann holds seat 1 in three browsers at once (the three screens), Bob plays seat 2 and
 raises each decision; the moves are played through the HTTP API. Screenshots of the window (not the whole page:
@@ -119,6 +120,26 @@ def test_every_decision_is_in_view_on_three_screens_and_said(live_server, new_co
     first.evaluate("window.Quadrille.page.render()")
     first.wait_for_function("document.activeElement.textContent === 'Claim victory'")
     assert first.evaluate("document.getElementById('away').contains(document.activeElement)")
+
+    # Ann lets the computer play Bob's seat; Bob, back on three screens, sees how to take it back, and hears it.
+    first.click("#away button:text-is('Let the computer play')")
+    first.wait_for_function("window.Quadrille.page.state().seats[1].kind === 'ai'")
+    bob_pages = {}
+    for screen, spec in SCREENS.items():
+        page = new_context(**spec).new_page()
+        page.goto(live_server.url + "/")
+        page.evaluate("([m, t]) => window.QuadrilleTokens.set(m, t)", [match, bob_token])
+        page.goto(f"{live_server.url}/m/{match}")
+        wait_seats(page, "2")
+        bob_pages[screen] = page
+    check_in_view_and_said(bob_pages, "#reclaim-bar:not([hidden]) button",
+                           "The computer is playing for you\\. Choose: Take my seat back\\.", test, "reclaim")
+    assert not bob_pages["1366x800"].is_visible("#computer-box")  # no empty box left in the side panel
+    bob_pages["1366x800"].click("#reclaim")
+    first.wait_for_function("window.Quadrille.page.state().seats[1].kind === 'human'")
+    for page in bob_pages.values():
+        page.context.close()
+    first.wait_for_selector("#away button:text-is('Claim victory')", timeout=15_000)
     first.click("#away button:text-is('Claim victory')")
     assert result_title(first) == "You won"
 
