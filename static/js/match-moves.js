@@ -122,13 +122,29 @@
       if (had && target && document.activeElement !== target) target.focus({ preventScroll: true });
     }
 
-    // Scroll the list (only the list, never the page) so that the move is in view below the sticky header.
+    // Scroll the list (only the list, never the page) so that the move is in view below the sticky header: a
+    // move of the first round scrolls to the very top (nothing of row 1 under the header), any other stops at
+    // the header's drawn bottom edge (the list's border included), and at the list's inner bottom edge.
     function scrollInto(el) {
-      const r = el.getBoundingClientRect(), outer = box.getBoundingClientRect();
-      const head = table.tHead ? table.tHead.getBoundingClientRect().height : 0;
-      if (r.top < outer.top + head) box.scrollTop -= outer.top + head - r.top;
-      else if (r.bottom > outer.bottom) box.scrollTop += r.bottom - outer.bottom;
+      if (el.closest("tr") === body.rows[0]) { box.scrollTop = 0; return; }
+      const r = el.getBoundingClientRect();
+      const head = table.tHead && table.tHead.querySelector("th"); // a sticky cell: its rect is where it is drawn
+      const top = head ? head.getBoundingClientRect().bottom : box.getBoundingClientRect().top + box.clientTop;
+      const bottom = box.getBoundingClientRect().top + box.clientTop + box.clientHeight;
+      if (r.top < top) box.scrollTop -= Math.ceil(top - r.top);
+      else if (r.bottom > bottom) box.scrollTop += Math.ceil(r.bottom - bottom);
     }
+
+    // The status line while an earlier position is shown says which, not whose turn it is in the game (save
+    // that it is the player's own: a clock may be running).
+    page.shownStatus = (ply) => {
+      const state = page.state();
+      const yours = page.myTurn() && !state.outcome ? " (your turn in the game)" : "";
+      if (!ply) return `Showing the start position${yours}`;
+      const mover = state.movers && state.movers[ply - 1];
+      const move = page.moveText(state.moves[ply - 1], state);
+      return `Showing move ${ply} of ${state.moves.length}: ${mover ? `${who(mover)}, ${move}` : move}${yours}`;
+    };
 
     box.addEventListener("click", (event) => {
       const b = event.target.closest("button.mv");

@@ -5,9 +5,9 @@
 // - Sounds, made in the page with the Web Audio API (no files, no CDN): a soft tick for every move, a lower
 //   knock for a capture (the renderer's `captured(state, previous)`), tunes for the turn, the end and the
 //   people. On until the player turns them off (the button or M), as on lichess, whose sounds are on by default:
-//   a move you cannot see land (the opponent's, in another tab) is what the sound is for, and browsers keep
-//   every page silent until the player has clicked or pressed a key in it anyway. The choice is remembered in
-//   this browser (localStorage).
+//   a move you cannot see land (the opponent's, in another tab) is what the sound is for. Browsers keep every
+//   page silent until the player has clicked or pressed a key in it: no audio is made before that gesture. The
+//   choice is remembered in this browser (localStorage).
 // - Browser notifications, only after the player opts in (a button), and only while the tab is hidden.
 // Events come from comparing each STATE (and presence) with the one before: the server decides, this only tells.
 (function () {
@@ -42,9 +42,21 @@
     let blink = null;
 
     // -- sound ----------------------------------------------------------------------------------------
+    // No audio is made before the player's first click, tap or key in the page: browsers refuse to start it
+    // (and warn in the console) until then, so a sound due before it (a friend joining) is only marked.
+    let gesture = false;
+    const GESTURES = ["pointerdown", "keydown", "touchend"];
+    const woken = (event) => {
+      if (event.key === "Escape") return; // not a gesture that lets a page start audio
+      gesture = true;
+      for (const kind of GESTURES) window.removeEventListener(kind, woken, true);
+    };
+    for (const kind of GESTURES) window.addEventListener(kind, woken, true);
+
     function play(name) {
       if (!soundOn) return;
-      page.root.dataset.sound = name; // the last sound played: for tests and the console
+      page.root.dataset.sound = name; // the last sound due: for tests and the console
+      if (!gesture) return;
       try {
         audio = audio || new (window.AudioContext || window.webkitAudioContext)();
         if (audio.state === "suspended") audio.resume();

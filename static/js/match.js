@@ -224,6 +224,7 @@
 
     function statusLine() {
       const role = page.role();
+      if (replay && page.shownStatus) return page.shownStatus(replay.ply); // an earlier position: which (match-moves.js)
       if (state.outcome) return Quadrille.resultTitle ? Quadrille.resultTitle(page) : "Game over";
       if (!state.started) {
         if (state.creator_starts) return "Waiting for players; the creator starts the match";
@@ -240,7 +241,7 @@
       const role = page.role();
       const status = $("status");
       status.textContent = statusLine();
-      status.classList.toggle("your-turn", page.myTurn() && !state.outcome);
+      status.classList.toggle("your-turn", page.myTurn() && !state.outcome && !replay);
       root.dataset.turn = state.turn == null ? "" : state.turn;
       root.dataset.version = state.version;
       root.dataset.seats = mySeats.join(",");
