@@ -14,6 +14,9 @@
   const COLOURS = 16;
   const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
   const FIELD = /^g?(\d+),(\d+)$/;
+  // A touch screen (no hover, a coarse pointer) has no keys to press: its texts name none (quadrille.css hides
+  // the pages' .key-hint there too).
+  const touchScreen = () => !!window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
 
   // A player's mark (drawn in each owned field) and colour class: the same as the template's macros.
   const markOf = (seat) => (seat >= 1 && seat <= LETTERS.length ? LETTERS[seat - 1] : String(seat));
@@ -45,7 +48,7 @@
   function goldenOnlyText(view) {
     if (!view || view.over || view.turn == null || view.legal.length || !view.golden.length) return "";
     const closed = view.stats.every((st) => st.free === 0);
-    return `No field is ${closed ? "left" : "open to you"}. Make your golden move (G), or Skip`
+    return `No field is ${closed ? "left" : "open to you"}. Make your golden move${touchScreen() ? "" : " (G)"}, or Skip`
       + `${closed ? ": when every player skips in a row, the game ends" : ""}.`;
   }
 
@@ -266,10 +269,12 @@
         if (!live) text = `Move ${view.moves}: an earlier position.`;
         else if (view.over || state.outcome) text = overText(view.outcome || state.outcome);
         else if (turn == null) text = state.started === false ? "Waiting for the start." : "";
-        else if (golden) text = "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
+        else if (golden) text = touchScreen() ? "Golden move: tap a green field (tap Golden move again to cancel)."
+          : "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
         else if (canPlay && goldenOnlyText(view)) text = `Your move, ${labelOf(turn)}: ${goldenOnlyText(view)}`;
         else if (canPlay) {
-          const orGolden = stats && stats.golden_possible ? ", or press G for the golden move" : "";
+          const orGolden = !(stats && stats.golden_possible) ? "" : touchScreen() ? ", or use Golden move"
+            : ", or press G for the golden move";
           text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;
         }
         else text = `${labelOf(turn)} to move.`;

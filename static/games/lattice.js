@@ -495,6 +495,10 @@
     };
   }
 
+  // A touch screen (no hover, a coarse pointer) has no keys to press: its texts name none (quadrille.css hides
+  // the pages' .key-hint there too).
+  const touchScreen = () => !!window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
     flips: true,
@@ -638,7 +642,8 @@
           ui.focusMove = null;
           render();
           const shown = list[ui.chain[id]];
-          return say(`${list.length} capture chains end on ${id}; showing ${ui.chain[id] + 1}: ${shown.move}. Click ${id} again for the next, or play one from the list (keys 1–${Math.min(9, list.length)}).`);
+          const keys = touchScreen() ? "" : ` (keys 1–${Math.min(9, list.length)})`; // no keys to press on a touch screen
+          return say(`${list.length} capture chains end on ${id}; showing ${ui.chain[id] + 1}: ${shown.move}. Click ${id} again for the next, or play one from the list${keys}.`);
         }
         if (view.legal[id]) {
           ui.selected = ui.selected === id ? null : id;
@@ -737,11 +742,14 @@
       // -- the 3D view -------------------------------------------------------------------------------
       const toggle = $("#lattice-3d-toggle");
       function want3d() { try { return localStorage.getItem(STORE_3D) !== "off"; } catch (e) { return true; } }
-      function show3d(on) {
+      // A small frame (a phone-sized embed) plays on the flat view alone, its nodes big enough to tap: lattice.css
+      // hides the stage there, and the 3D view is not loaded (nor the player's preference changed).
+      const smallFrame = () => document.body.classList.contains("embed") && window.matchMedia("(max-width: 480px)").matches;
+      function show3d(on, remember = true) {
         stage.hidden = !on;
         toggle.setAttribute("aria-pressed", String(on));
         toggle.textContent = on ? "Hide the 3D view" : "Show the 3D view";
-        try { localStorage.setItem(STORE_3D, on ? "on" : "off"); } catch (e) { /* storage-less frame */ }
+        if (remember) try { localStorage.setItem(STORE_3D, on ? "on" : "off"); } catch (e) { /* storage-less frame */ }
         if (on && !loading3d) load3d();
         if (on && scene3d) { scene3d.resize(); render(true); }
       }
@@ -789,7 +797,7 @@
         no3d("this browser has no WebGL.");
       } else {
         toggle.hidden = false;
-        show3d(want3d());
+        show3d(want3d() && !smallFrame(), false);
       }
 
       // -- drawing ---------------------------------------------------------------------------------
