@@ -4,7 +4,6 @@ flag reaches both pages, the result says who ran out, and the player hears their
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 import requests

@@ -19,7 +19,7 @@ import random
 import pytest
 import requests
 
-from tests.browser.conftest import api_state, match_id, wait_seats, wait_version
+from tests.browser.conftest import api_state, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,6 @@
 request a clear error that changes nothing."""
 from __future__ import annotations
 
-import json
 
 import pytest
 from sqlalchemy import func, select
@@ -282,7 +281,7 @@ def test_deleting_an_account_closes_its_pending_challenges_and_forgets_its_ratin
     """Account deletion asks the challenges and the ratings to forget the account, in its own transaction:
     the challenges it made are cancelled; one it was invited to alone is declined; one that others may still
     accept waits for them; its ratings go, its opponent's stay."""
-    cat = Player(app, "cat")
+    Player(app, "cat")  # an account that a challenge of several invites below
     rated = ann.challenge("bob", "trails", options={"size": 5}, first="challenger", rated=True)
     play_to_the_end(bob.post(f"/api/challenges/{rated['challenge']}/accept").json["match"], {1: ann, 2: bob}, app)
     made = ann.challenge("bob", "towers")["challenge"]
