@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from games.base import Board, Game, IllegalMove, Option, Outcome
+from games.notation import gamma_names
 from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
 
 __all__ = ["GAME", "GammaBoard", "Gamma"]
@@ -248,6 +249,7 @@ GAME = Game(
              "when nobody can move, whoever holds the most fields wins."),
     notes=_notes,
     longest=_longest,
+    notation=gamma_names,
     names=_seat_names,
     draws=False,  # rules/gamma.md Decision 5: a tie gives several winners, never a draw
 )

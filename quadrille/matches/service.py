@@ -412,6 +412,7 @@ class MatchService:
             "legal": board.legal_moves() if turn is not None else [],
             "view": board.view(),
             "moves": list(board.moves),
+            "move_names": game.move_names(board),  # the same words for every viewer (games/notation.py)
             "movers": list(match.move_seats),
             "outcome": match.outcome(),
             "started": match.begun(),

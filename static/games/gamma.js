@@ -34,14 +34,8 @@
     return name;
   }
   const fieldName = (x, y) => `${column(x)}${y + 1}`;
-  function moveText(move) {
-    const m = FIELD.exec(move);
-    if (m) return `${fieldName(Number(m[1]), Number(m[2]))}${move.startsWith("g") ? " golden" : ""}`;
-    return move === "skip" ? "skip" : move;
-  }
 
   Quadrille.register("gamma", {
-    moveText,
     captured: (state) => typeof state.view.last === "string" && state.view.last.startsWith("g"), // a golden move takes a field
     seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
     reasonText(reason, outcome, names) {

@@ -19,13 +19,6 @@
   const lastOf = (list) => list[list.length - 1];
   const Motion = window.QuadrilleMotion;
 
-  // Moves in words for people: "Aa1→Ab2" (a step), "Ad4×Ab2" (a capture chain, × before each landing),
-  // "return Ab1" (a captured ball brought back). The node names are the rules' (x letter, y letter, level).
-  function moveText(move) {
-    if (move.startsWith("+")) return `return ${move.slice(1)}`;
-    if (move.includes(":")) return move.split(":").join("×");
-    return move.split("-").join("→");
-  }
 
   // A side is called by its colour ("Blue"), as the server names it (Game.seat_names); B and T are the rules'.
   function sideLabel(seat, view) {
@@ -498,7 +491,6 @@
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
     flips: true,
-    moveText,
     captured: (state) => !!(state.view.last && state.view.last.captures && state.view.last.captures.length),
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
     reasonText(reason, outcome, names) {

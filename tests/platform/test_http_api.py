@@ -81,6 +81,19 @@ def test_a_whole_exchange_over_http(client):
     assert client.get(f"/api/matches/{imported.json['match']}").json["moves"] == ["down"]
 
 
+def test_the_state_names_each_move_for_people_the_same_for_every_viewer(client):
+    """STATE's move_names (docs/api.md): cell names read off the board's coordinates, whoever asks."""
+    created = new_match(client, mode="local")
+    match = created["match"]
+    for move in ("down", "left", "down"):
+        assert client.post(f"/api/matches/{match}/moves", json={"move": move},
+                           headers=auth(created["token"])).status_code == 200
+    mine = client.get(f"/api/matches/{match}", headers=auth(created["token"])).json
+    anyone = client.get(f"/api/matches/{match}").json
+    assert mine["moves"] == ["down", "left", "down"]
+    assert mine["move_names"] == anyone["move_names"] == ["a10", "j1", "a8"]
+
+
 @pytest.mark.parametrize("path, body", [
     ("/api/matches", "not json"),
     ("/api/matches", "[1, 2]"),
