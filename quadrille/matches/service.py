@@ -21,6 +21,7 @@ import games
 from games import IllegalMove
 
 from ..clocks import Clocks, ClockState
+from ..catalog import level_name
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
@@ -487,7 +488,8 @@ class MatchService:
     @staticmethod
     def _seat_entry(match: Match, s: SeatRow) -> dict:
         if s.seat in match.computer:
-            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
+            level = match.computer[s.seat]
+            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": level, "level_name": level_name(level)}
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human",
                 "account": s.seat in match.accounts}
 

@@ -34,6 +34,11 @@
     return name;
   }
   const fieldName = (x, y) => `${column(x)}${y + 1}`;
+  // The coordinates drawn along the left and bottom edges (as the template draws them), to read names off.
+  function coords(cell, x, y) {
+    if (x === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord rank" data-coord="${y + 1}" aria-hidden="true"></span>`);
+    if (y === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord file" data-coord="${column(x)}" aria-hidden="true"></span>`);
+  }
 
   Quadrille.register("gamma", {
     captured: (state) => typeof state.view.last === "string" && state.view.last.startsWith("g"), // a golden move takes a field
@@ -99,6 +104,8 @@
             cell.dataset.x = x;
             cell.dataset.y = y;
             cell.title = fieldName(x, y);
+            cell.setAttribute("aria-label", `${fieldName(x, y)}: empty`);
+            coords(cell, x, y);
             row.appendChild(cell);
           }
           grid.appendChild(row);
@@ -211,8 +218,10 @@
             const cell = cells[i];
             if (cell.className !== cls) cell.className = cls;
             const text = owner ? markOf(owner) : "";
-            if (cell.textContent !== text) {
+            if ((cell.dataset.mark || "") !== text) {
+              cell.dataset.mark = text;
               cell.textContent = text;
+              coords(cell, x, y); // the edge's coordinates stay beside the mark
               cell.setAttribute("aria-label", `${fieldName(x, y)}: ${owner ? labelOf(owner) : "empty"}`);
             }
           }
@@ -271,7 +280,7 @@
       function seatWho(seat) {
         const s = state.seats.find((entry) => entry.seat === seat);
         if (!s) return [];
-        if (s.kind === "ai") return [`computer (${s.level})`];
+        if (s.kind === "ai") return [`computer (${s.level_name || s.level})`];
         const mySeats = ctx.mySeats();
         const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? "(you)" : "";
         const named = s.taken && s.name && !/^Player \d+$/.test(s.name);

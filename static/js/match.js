@@ -253,7 +253,7 @@
         const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
         li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
         li.append(`${label(s.seat)}: `);
-        if (s.kind === "ai") li.append(`computer (${s.level})`);
+        if (s.kind === "ai") li.append(`computer (${s.level_name || s.level})`); // the dialog's words: "Easy"
         else if (s.taken) li.append(window.QuadrilleNames.seat(s, "taken"));
         else li.append("free");
         if (mySeats.includes(s.seat) && s.kind !== "ai") li.append(" (you)");
