@@ -153,28 +153,39 @@ def test_every_viewer_reads_the_same_move_list(live_server, new_context, shoot, 
     for page in (first, other, watcher):
         wait_version(page, state["version"])
         page.wait_for_function("n => document.querySelectorAll('#move-list button.mv').length === n", arg=count)
-    assert len(state["move_names"]) == count
-    assert move_list(first) == move_list(other) == move_list(watcher) == state["move_names"]
+    # the players (one of them seeing the board turned) and a spectator who turned it read the same list ...
+    assert move_list(first) == move_list(other) == move_list(watcher)
+    # ... which is the STATE's, the one every bot and page gets
+    assert len(state["move_names"]) == count and move_list(first) == state["move_names"]
     # a name is no move string of the API: it is read off the board's coordinates
     assert state["move_names"] != state["moves"]
     shoot(other, "second-seat-phone")
 
 
 # -- the dialog's words on the page ------------------------------------------------------------------------------
-@pytest.mark.parametrize("screen", ["desktop", "phone"])
-def test_the_pages_speak_the_dialogs_words(live_server, new_context, shoot, screen):
-    page = new_context(**(DESKTOP if screen == "desktop" else PHONE)).new_page()
-    # Lattice: the dialog names the sides as the page does, by their colours, and follows the colour chosen
+SCREENS = ["desktop", "phone"]
+
+
+def person(new_context, screen):
+    return new_context(**(DESKTOP if screen == "desktop" else PHONE)).new_page()
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_lattice_names_sides_and_levels_as_the_dialog_does(live_server, new_context, shoot, screen):
+    """The dialog names the sides as the page does, by their colours (following the colour chosen), and the page
+    names the computer's level as the dialog did."""
+    page = person(new_context, screen)
     page.goto(live_server.url + "/")
     page.click("#game-lattice [data-mode=ai]")
     form = "#setup-lattice"
     page.wait_for_selector(f"{form}:not([hidden])")
     sides = page.eval_on_selector_all(f"{form} .you-play label", "ls => ls.map(l => l.textContent.trim())")
-    assert sides == ["Blue, the bottom side", "Red, the top side"], sides
+    first = page.eval_on_selector_all(f"{form} [name=first] option", "os => os.map(o => o.textContent.trim())")
+    assert (sides, first) == (["Blue, the bottom side", "Red, the top side"], ["The bottom side", "The top side"])
     page.click(f"{form} .more-options summary")
     page.select_option(f"{form} [name=color_b]", "green")
     page.wait_for_function("f => document.querySelector(f + ' .you-play label').textContent.includes('Green')", arg=form)
-    assert "B / T" not in page.inner_text(form) and "B's" not in page.inner_text(form)
+    assert "B's" not in page.inner_text(form) and "T's" not in page.inner_text(form)
     page.check(f"{form} input[name=ai-level][value='classic-3']")
     level = page.inner_text(f"{form} input[name=ai-level][value='classic-3'] + span")
     shoot(page, "lattice-dialog")
@@ -186,10 +197,15 @@ def test_the_pages_speak_the_dialogs_words(live_server, new_context, shoot, scre
     assert "Green" in seats and "Red" in seats
     page.wait_for_selector("#lattice-level-1")
     assert "Green's first" in page.inner_text("#lattice-level-1"), page.inner_text("#lattice-level-1")
+    assert "Green" in page.inner_text("#lattice-score")
     shoot(page, "lattice-page")
 
-    # Gamma against the computer at "Easy": the seat says so; the fields are named from a1 as in the move list;
-    # the button and the rules say Skip.
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_gamma_speaks_the_dialogs_words(live_server, new_context, shoot, screen):
+    """Against the computer at "Easy" the seat says so; the fields are named from a1, as in the move list, and
+    those coordinates are drawn; the button and the rules say Skip."""
+    page = person(new_context, screen)
     page.goto(live_server.url + "/")
     page.click("#game-gamma [data-mode=ai]")
     form = "#setup-gamma"
@@ -198,24 +214,31 @@ def test_the_pages_speak_the_dialogs_words(live_server, new_context, shoot, scre
     page.click(f"{form} button.start")
     page.wait_for_url("**/m/**")
     wait_seats(page, "1")
-    assert f"computer ({easy})" in page.inner_text("#seats")
-    assert f"computer ({easy})" in page.inner_text("#gamma-score")
     height = int(page.get_attribute("#board", "data-height"))
     corner = page.locator(f'.gamma-board .cell[data-x="0"][data-y="{height - 1}"]')
-    assert corner.get_attribute("title") == f"a{height}"
-    assert corner.get_attribute("aria-label").startswith(f"a{height}: ")
-    assert page.inner_text("#gamma-skip").startswith("Skip") and "Skip" in page.get_attribute("#gamma-skip", "title")
+    # every word checked, and every one that differs from the dialog's or the move list's said at once
+    heard = {"tooltip": corner.get_attribute("title"), "name": corner.get_attribute("aria-label").split(":")[0],
+             "seats": f"computer ({easy})" in page.inner_text("#seats"),
+             "score table": f"computer ({easy})" in page.inner_text("#gamma-score"),
+             "skip button": page.inner_text("#gamma-skip").split()[0], "skip title": page.get_attribute("#gamma-skip", "title")}
+    wanted = {"tooltip": f"a{height}", "name": f"a{height}", "seats": True, "score table": True,
+              "skip button": "Skip", "skip title": "Skip this turn (C)"}
+    assert heard == wanted
     page.click('.gamma-board .cell[data-x="2"][data-y="0"]')
     page.wait_for_function("() => document.querySelectorAll('#move-list button.mv').length >= 1")
     assert move_list(page)[0] == "c1"
     files = page.eval_on_selector_all(".gamma-board .coord.file", "cs => cs.map(c => c.dataset.coord)")
-    assert files[:3] == ["a", "b", "c"], files
+    ranks = page.eval_on_selector_all(".gamma-board .coord.rank", "cs => cs.map(c => c.dataset.coord)")
+    assert files[:3] == ["a", "b", "c"] and sorted(map(int, ranks)) == list(range(1, height + 1)), (files, ranks)
     shoot(page, "gamma-page")
     rules = requests.get(f"{live_server.url}/rules/gamma").text
     assert not re.search(r"\bpass(es|ing)?\b", rules, re.I) and "skip your turn" in rules
 
-    # A spectator of a game that anyone may watch is not told it is private
-    public = create(live_server, "towers", visibility="public")
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_spectator_of_a_watchable_game_is_not_told_it_is_private(live_server, new_context, shoot, screen):
+    page = person(new_context, screen)
+    public = create(live_server, "towers", visibility="public")  # "My friend, and anyone may watch"
     page.goto(f"{live_server.url}/m/{public['match']}")
     page.wait_for_function("document.getElementById('message').textContent.length > 0")
     said = message(page)
