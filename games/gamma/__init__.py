@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from games.base import Board, Game, IllegalMove, Option, Outcome
-from games.notation import gamma_names
+from games.notation import cell_name, gamma_names
 from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
 
 __all__ = ["GAME", "GammaBoard", "Gamma"]
@@ -79,12 +79,18 @@ class GammaBoard(Board):
             golden, x, y = parsed
             if golden:
                 if not core.golden_move(p, x, y):
-                    raise IllegalMove(core.why_not_golden(p, x, y))
+                    raise IllegalMove(core.why_not_golden(p, x, y, *self._naming()))
             elif not core.move(p, x, y):
-                raise IllegalMove(core.why_not_move(p, x, y))
+                raise IllegalMove(core.why_not_move(p, x, y, *self._naming()))
         self._moves.append(move)
         self._turns.append(p)
         self._turn = core.next_player(p)
+
+    def _naming(self) -> tuple:
+        """How a refusal names a field and a player: as the move list ("c5") and the pages ("Orange") do."""
+        names = GAME.seat_names(self.options)
+        return (lambda x, y: cell_name(x, y + 1),
+                lambda seat: names[seat - 1] if 0 < seat <= len(names) else f"player {seat}")
 
     def pop(self) -> str:
         if not self._moves:
