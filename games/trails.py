@@ -332,8 +332,7 @@ class TrailsBoard(Board):
         self._mask = self._legal_mask(self._turn) if self._turn is not None else 0
 
     def _refusal(self, move, d: int | None) -> str:
-        """Why `move` is refused now, in words for a person. The board is seen from either side, so a reason
-        names cells ("c11", read off the coordinates drawn on the board), never "up" or "the top edge"."""
+        """Why `move` is refused, for a person who may see the board turned: cells ("c11"), never "the top edge"."""
         if self._turn is None:
             return "the game is over"
         if not isinstance(move, str):
@@ -364,7 +363,6 @@ class TrailsBoard(Board):
         return f"continuing ({k} cells) runs over the edge, and the edge cell {self._where(t)} is occupied"
 
     def _where(self, i: int) -> str:
-        """A cell's name as the board's coordinates show it: files from Blue's left, ranks from Blue's bottom."""
         r, c = self._rc[i]
         return cell_name(c, self.size - r)
 

@@ -489,7 +489,8 @@ class MatchService:
     def _seat_entry(match: Match, s: SeatRow) -> dict:
         if s.seat in match.computer:
             level = match.computer[s.seat]
-            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": level, "level_name": level_name(level)}
+            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": level,
+                    "level_name": level_name(level)}  # the new-game dialog's words: catalog.py
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human",
                 "account": s.seat in match.accounts}
 
