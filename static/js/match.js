@@ -59,8 +59,13 @@
       // Good news and notes fade after a while; an error stays until the next action says otherwise.
       if (kind === "good" || kind === "note") fade = setTimeout(() => { if (box.textContent === text) message(""); }, 6000);
     }
-    // A refusal as a sentence: the engines give their reasons in lower case, to be quoted inside other messages.
-    const sentence = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?)]$/.test(text) ? "" : ".") : "");
+    // A refusal as a sentence: the engines give their reasons in lower case, to be quoted inside other messages
+    // (a reason that starts with a cell's name, "a1 is taken", keeps it as the board writes it).
+    function sentence(text) {
+      if (!text) return "";
+      const start = /^[a-z]+\d/.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+      return start + (/[.!?)]$/.test(text) ? "" : ".");
+    }
     const failed = (ack) => message(sentence(ack.detail ? `${ack.reason} ${ack.detail}` : ack.reason), "error");
 
     function emit(event, payload, done) {

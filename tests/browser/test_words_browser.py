@@ -227,6 +227,11 @@ def test_gamma_speaks_the_dialogs_words(live_server, new_context, shoot, screen)
     page.click('.gamma-board .cell[data-x="2"][data-y="0"]')
     page.wait_for_function("() => document.querySelectorAll('#move-list button.mv').length >= 1")
     assert move_list(page)[0] == "c1"
+    # a refusal names the field as the move list does, and reads as a sentence
+    page.wait_for_function("() => document.getElementById('match').dataset.turn === '1'", timeout=30_000)
+    page.click('.gamma-board .cell[data-x="2"][data-y="0"]')
+    page.wait_for_function("document.getElementById('message').textContent.length > 0")
+    assert message(page) == "c1 is taken."
     files = page.eval_on_selector_all(".gamma-board .coord.file", "cs => cs.map(c => c.dataset.coord)")
     ranks = page.eval_on_selector_all(".gamma-board .coord.rank", "cs => cs.map(c => c.dataset.coord)")
     assert files[:3] == ["a", "b", "c"] and sorted(map(int, ranks)) == list(range(1, height + 1)), (files, ranks)
