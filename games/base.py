@@ -172,6 +172,9 @@ class Game:
     names: Callable[[dict], list] | None = None
     # whether the rules know a drawn game (a result with no winner): a draw may then be agreed or claimed
     draws: bool = False
+    # optional callable(board) -> list[str]: each move of `board.moves` named for people, the same for every
+    # viewer (cell names whose coordinates the renderer draws on the board: games/notation.py); see move_names
+    notation: Callable[[Board], list] | None = None
 
     def normalise(self, options: dict | None) -> dict:
         """Validate options; fill defaults. ValueError names the option and accepted values."""
@@ -210,6 +213,12 @@ class Game:
         opts = self.normalise(options)
         return [name for name, option in self.options.items()
                 if (option.changes_start or option.import_only) and opts[name] != option.default]
+
+    def move_names(self, board: Board) -> list[str]:
+        """The moves of `board` as people read them ("c2→c3", "f7"), one per entry of `board.moves`: the same
+        words for every player and spectator, whichever side they see the board from. Without `notation`, the
+        move strings themselves. The API and the records keep the move strings."""
+        return list(self.notation(board)) if self.notation else list(board.moves)
 
     def warnings(self, options: dict | None) -> list[str]:
         opts = self.normalise(options)

@@ -25,12 +25,12 @@ Representation (chosen for speed, the AI plays through `legal_moves` + `push`):
 from __future__ import annotations
 
 from games.base import Board, Game, IllegalMove, Option, Outcome
+from games.notation import cell_name, trails_names
 
 FREE, P1, P2, TOWER, WALL = 0, 1, 2, 3, 4
 
 DIRECTIONS = ("down", "left", "right", "up")          # notation order = sorted order
 _DIR_INDEX = {name: i for i, name in enumerate(DIRECTIONS)}
-_EDGE_NAME = ("bottom", "left", "right", "top")
 _START_DIR = (None, 1, 2)                             # P1 "left", P2 "right" (§4): both off the board
 _BIT = (1, 2, 4, 8)
 _CLEAR = (~1, ~2, ~4, ~8)
@@ -332,7 +332,7 @@ class TrailsBoard(Board):
         self._mask = self._legal_mask(self._turn) if self._turn is not None else 0
 
     def _refusal(self, move, d: int | None) -> str:
-        """Why `move` is refused now, in words for a person."""
+        """Why `move` is refused, for a person who may see the board turned: cells ("c11"), never "the top edge"."""
         if self._turn is None:
             return "the game is over"
         if not isinstance(move, str):
@@ -341,33 +341,34 @@ class TrailsBoard(Board):
             return f"unknown move {move!r}: a move is one of up, down, left, right"
         p = self._turn
         h = self._head[p]
-        name = DIRECTIONS[d]
         n = self._edist[d][h]
+        head = f"the head, on {self._where(h)},"
         if d != self._dir[p]:
             if n == 0:
-                return f"the head is on the {_EDGE_NAME[d]} edge: a new direction cannot leave the board"
-            v = self._cells[h + self._step[d]]
-            if v == TOWER:
-                return ("a tower can only be taken by continuing in the same direction "
-                        f"(turning {name} moves one cell, onto the tower at {self._where(h + self._step[d])})")
-            return f"the target cell is occupied: turning {name} moves one cell, to {self._where(h + self._step[d])}"
+                return f"{head} is on the edge: a new direction cannot leave the board"
+            if self._cells[h + self._step[d]] == TOWER:
+                return (f"turning moves one cell, onto the tower on {self._where(h + self._step[d])}: a tower can "
+                        "only be taken by continuing in the same direction")
+            return f"the target cell is occupied: turning moves one cell, to {self._where(h + self._step[d])}"
         k = self._boost[p] + 2
         if n == 0:
-            return f"the head is already on the {_EDGE_NAME[d]} edge, so it cannot continue {name}"
+            return f"{head} is already on the edge, so it cannot continue that way"
         if k <= n:
-            t = h + k * self._step[d]
-            return (f"the target cell is occupied: continuing {name} moves exactly {k} cells, "
-                    f"to {self._where(t)}, and never stops short")
+            return (f"the target cell is occupied: continuing moves exactly {k} cells, to "
+                    f"{self._where(h + k * self._step[d])}, and never stops short")
         t = h + n * self._step[d]
         if self._cells[t] == TOWER:
-            return (f"continuing {name} ({k} cells) runs over the edge, and the edge cell {self._where(t)} "
-                    "holds a tower: an edge tower can only be taken by landing on it exactly")
-        return (f"continuing {name} ({k} cells) runs over the edge, and the edge cell "
-                f"{self._where(t)} is occupied")
+            return (f"continuing ({k} cells) runs over the edge, and the edge cell {self._where(t)} holds a "
+                    "tower: an edge tower can only be taken by landing on it exactly")
+        return f"continuing ({k} cells) runs over the edge, and the edge cell {self._where(t)} is occupied"
 
     def _where(self, i: int) -> str:
         r, c = self._rc[i]
-        return f"row {r}, column {c}"
+        return cell_name(c, self.size - r)
+
+    def targets(self) -> list[tuple[int, int, bool]]:
+        """(row, column, tower taken) of the cell each move so far reached, in order (for games.notation)."""
+        return [(*self._rc[claimed[-1]], took) for _, _, claimed, took, *_ in self._undo]
 
 
 def _notes(options: dict) -> list[str]:
@@ -417,6 +418,7 @@ GAME = Game(
     ),
     notes=_notes,
     longest=_longest,
+    notation=trails_names,
     names=lambda options: ["Blue", "Red"],
     draws=False,  # rules/trails.md §7: every game ends with a winner
 )

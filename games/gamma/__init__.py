@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from games.base import Board, Game, IllegalMove, Option, Outcome
+from games.notation import cell_name, gamma_names
 from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
 from games.gamma.passes import passes_end
 
@@ -82,15 +83,21 @@ class GammaBoard(Board):
             golden, x, y = parsed
             if golden:
                 if not core.golden_move(p, x, y):
-                    raise IllegalMove(core.why_not_golden(p, x, y))
+                    raise IllegalMove(core.why_not_golden(p, x, y, *self._naming()))
             elif not core.move(p, x, y):
-                raise IllegalMove(core.why_not_move(p, x, y))
+                raise IllegalMove(core.why_not_move(p, x, y, *self._naming()))
         first = self._first_passer(p) if len(parsed) == 1 else None
         self._moves.append(move)
         self._turns.append(p)
         self._passers.append(first)
         nxt = core.next_player(p)
         self._turn = None if first is not None and passes_end(core, nxt, first) else nxt
+
+    def _naming(self) -> tuple:
+        """How a refusal names a field and a player: as the move list ("c5") and the pages ("Orange") do."""
+        names = GAME.seat_names(self.options)
+        return (lambda x, y: cell_name(x, y + 1),
+                lambda seat: names[seat - 1] if 0 < seat <= len(names) else f"player {seat}")
 
     def pop(self) -> str:
         if not self._moves:
@@ -265,6 +272,7 @@ GAME = Game(
              "whoever holds the most fields wins."),
     notes=_notes,
     longest=_longest,
+    notation=gamma_names,
     names=_seat_names,
     draws=False,  # rules/gamma.md Decision 5: a tie gives several winners, never a draw
 )

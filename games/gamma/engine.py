@@ -34,6 +34,8 @@ UINT32_MAX = 0xFFFFFFFF
 # doubles it), a full one about 420 MB with its undo history; 1000 x 1000 full, 200 MB.
 MAX_FIELDS = 1 << 21
 MAX_PLAYERS = 1 << 20
+_FIELD = "({},{})".format         # a field in a reason, as the assignment writes it
+_PLAYER = "player {}".format      # a player in a reason
 
 _SENTINEL = -1
 _MOVE = 0
@@ -690,29 +692,31 @@ class Gamma:
             return False
         return self._golden_ok(player, (y + 1) * self._S + x)
 
-    def why_not_move(self, player: int, x: int, y: int) -> str:
+    # `field(x, y)` and `who(player)` name a field and a player in a reason (default: "(x,y)", "player N"; the
+    # arcade passes its field names "c5" and colours, as its pages say them).
+    def why_not_move(self, player: int, x: int, y: int, field=_FIELD, who=_PLAYER) -> str:
         if not 0 < player <= self.players:
             return f"there is no player {player}"
         if not (0 <= x < self.width and 0 <= y < self.height):
-            return f"({x},{y}) is off the {self.width}x{self.height} board"
+            return f"{field(x, y)} is off the {self.width}x{self.height} board"
         if self._owner[(y + 1) * self._S + x]:
-            return f"({x},{y}) is taken"
-        return f"a pawn on ({x},{y}) would give player {player} more than {self.max_areas} areas"
+            return f"{field(x, y)} is taken"
+        return f"a pawn on {field(x, y)} would give {who(player)} more than {self.max_areas} areas"
 
-    def why_not_golden(self, player: int, x: int, y: int) -> str:
+    def why_not_golden(self, player: int, x: int, y: int, field=_FIELD, who=_PLAYER) -> str:
         if not self._valid(player, x, y):
-            return self.why_not_move(player, x, y)
+            return self.why_not_move(player, x, y, field, who)
         if self._used[player]:
-            return f"player {player} has already made the golden move"
+            return f"{who(player)} has already made the golden move"
         c = (y + 1) * self._S + x
         v = self._owner[c]
         if v == 0:
-            return f"({x},{y}) is empty: a golden move takes another player's field"
+            return f"{field(x, y)} is empty: a golden move takes another player's field"
         if v == player:
-            return f"({x},{y}) is already player {player}'s"
+            return f"{field(x, y)} is already {who(player)}'s"
         if self._areas[player] >= self.max_areas and not self._roots(player, c):
-            return f"taking ({x},{y}) would give player {player} more than {self.max_areas} areas"
-        return f"taking ({x},{y}) would split player {v} into more than {self.max_areas} areas"
+            return f"taking {field(x, y)} would give {who(player)} more than {self.max_areas} areas"
+        return f"taking {field(x, y)} would split {who(v)} into more than {self.max_areas} areas"
 
     def owner_at(self, x: int, y: int) -> int:
         """The player on (x, y), 0 if empty (no bounds check beyond the C semantics)."""

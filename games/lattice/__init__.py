@@ -6,6 +6,7 @@ geometry in ``geometry.py`` and the import of the original's ``.ltc`` save files
 from __future__ import annotations
 
 from games.base import Game
+from games.notation import lattice_names
 from games.lattice import ltc
 from games.lattice.board import COLORS, OPTIONS, LatticeBoard, parse_pos
 from games.lattice.geometry import SIZES, Lattice, lattice
@@ -35,6 +36,7 @@ GAME = Game(
     board_class=LatticeBoard,
     formats={"ltc": ltc},
     longest=_longest,
+    notation=lattice_names,
     # The sides are called by the colours the players chose (the two always differ): "Blue", "Red".
     names=lambda options: [options["color_b"].capitalize(), options["color_t"].capitalize()],
     draws=True,  # rules/lattice.md Decision 6: equal scores are a draw

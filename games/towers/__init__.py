@@ -7,6 +7,7 @@ rules of §8).
 from __future__ import annotations
 
 from games.base import Game
+from games.notation import towers_names
 from games.towers import twr
 from games.towers.core import (
     FORM_SIZES, MAX_SIZE, MIN_SIZE, OPTIONS, RULE_ORDER, RULES, TowersBoard, TowersIllegalMove,
@@ -63,6 +64,7 @@ GAME = Game(
     ),
     notes=_notes,
     longest=_longest,
+    notation=towers_names,
     extra={
         "rules": dict(RULES),
         "rule_order": list(RULE_ORDER),

@@ -24,6 +24,7 @@ import threading
 from collections import deque
 
 from games.base import Board, IllegalMove, Option, Outcome
+from games.notation import cell_name
 
 # The alternative rules, in the order of the original's New-game dialog (§8); the .twr format writes them in
 # this order. Values: the original UI text.
@@ -368,7 +369,7 @@ class TowersBoard(Board):
             raise _illegal(NOT_OWNER)
         h = v
         if k > h:                                                           # Quadrille: 1 <= k <= h
-            raise _illegal(TOO_MANY_PAWNS, f"The tower at ({x1}, {y1}) holds {h} pawn{'s' * (h > 1)}; "
+            raise _illegal(TOO_MANY_PAWNS, f"The tower on {cell_name(x1, n - y1)} holds {h} pawn{'s' * (h > 1)}; "
                                            f"cannot move {k}.")
         if (x1 == x2) == (y1 == y2):                                        # 2
             raise _illegal(NOT_STRAIGHT)

@@ -21,6 +21,7 @@ import games
 from games import IllegalMove
 
 from ..clocks import Clocks, ClockState
+from ..catalog import level_name
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
 from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
@@ -411,6 +412,7 @@ class MatchService:
             "legal": board.legal_moves() if turn is not None else [],
             "view": board.view(),
             "moves": list(board.moves),
+            "move_names": game.move_names(board),  # the same words for every viewer (games/notation.py)
             "movers": list(match.move_seats),
             "outcome": match.outcome(),
             "started": match.begun(),
@@ -487,7 +489,9 @@ class MatchService:
     @staticmethod
     def _seat_entry(match: Match, s: SeatRow) -> dict:
         if s.seat in match.computer:
-            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": match.computer[s.seat]}
+            level = match.computer[s.seat]
+            return {"seat": s.seat, "taken": True, "name": "ai", "kind": "ai", "level": level,
+                    "level_name": level_name(level)}  # the new-game dialog's words: catalog.py
         return {"seat": s.seat, "taken": s.token_hash is not None, "name": s.name, "kind": "human",
                 "account": s.seat in match.accounts}
 

@@ -6,12 +6,16 @@ from pathlib import Path
 from flask import Blueprint, abort, current_app, g, render_template, request
 
 import games
+from games.notation import cell_name, file_name
 
 from .. import guide
 from ..errors import ServiceError
-from ..catalog import computer_levels, describe, installed_games
+from ..catalog import describe, installed_games, level_words
 
 bp = Blueprint("pages", __name__)
+# The boards' templates name cells as the move list does (STATE's move_names) and draw those coordinates.
+bp.add_app_template_global(cell_name, "cell_name")
+bp.add_app_template_global(file_name, "file_name")
 
 
 def playable(name: str) -> bool:
@@ -28,10 +32,6 @@ def game_assets(name: str) -> dict:
     return {"css": f"games/{name}.css" if css.is_file() else None, "scripts": scripts}
 
 
-# The computer's levels in player words (ai.levels labels them for the API).
-LEVEL_WORDS = {1: "Easy", 2: "Medium", 3: "Hard", "classic": "The original's opponent (AI-1)",
-               "classic-1": "The original's level 1", "classic-2": "The original's level 2",
-               "classic-3": "The original's level 3"}
 # The order of the tiles: the quickest to pick up first.
 TILE_ORDER = ("trails", "towers", "gamma", "lattice")
 
@@ -81,8 +81,7 @@ def lobby_games() -> list[dict]:
                          start_picture=guide.preview(name, found[0]["options"] if found else {}),
                          fields=option_fields(game, words), presets=found,
                          has_lesson=bool(guide.lesson(name).get("steps")),
-                         level_words=[{"id": lv["id"], "label": LEVEL_WORDS.get(lv["id"], lv["label"])}
-                                      for lv in entry["levels"]])
+                         level_words=level_words(name))
         else:
             entry.update(words={}, pitch=game.summary, picture=None, start_picture=None, fields=[], presets=[],
                          has_lesson=False, level_words=[])
@@ -112,7 +111,7 @@ def render_match(match_id: str, embed: bool):
         abort(404)
     game = games.get(state["game"])
     return render_template("match.html", state=state, game=game.to_dict(), embed=embed,
-                           levels=computer_levels(state["game"]),
+                           levels=level_words(state["game"]),
                            playable=playable(state["game"]), assets=game_assets(state["game"]))
 
 

@@ -37,10 +37,10 @@
     return name;
   }
   const fieldName = (x, y) => `${column(x)}${y + 1}`;
-  function moveText(move) {
-    const m = FIELD.exec(move);
-    if (m) return `${fieldName(Number(m[1]), Number(m[2]))}${move.startsWith("g") ? " golden" : ""}`;
-    return move === "skip" ? "skip" : move;
+  // The coordinates drawn along the left and bottom edges (as the template draws them), to read names off.
+  function coords(cell, x, y) {
+    if (x === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord rank" data-coord="${y + 1}" aria-hidden="true"></span>`);
+    if (y === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord file" data-coord="${column(x)}" aria-hidden="true"></span>`);
   }
 
   // What a turn with only a golden move left asks (the server ends the game once nobody can take a field and every
@@ -53,7 +53,6 @@
   }
 
   Quadrille.register("gamma", {
-    moveText,
     captured: (state) => typeof state.view.last === "string" && state.view.last.startsWith("g"), // a golden move takes a field
     seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
     turnHint: (state) => goldenOnlyText(state.view),
@@ -120,6 +119,8 @@
             cell.dataset.x = x;
             cell.dataset.y = y;
             cell.title = fieldName(x, y);
+            cell.setAttribute("aria-label", `${fieldName(x, y)}: empty`);
+            coords(cell, x, y);
             row.appendChild(cell);
           }
           grid.appendChild(row);
@@ -232,8 +233,10 @@
             const cell = cells[i];
             if (cell.className !== cls) cell.className = cls;
             const text = owner ? markOf(owner) : "";
-            if (cell.textContent !== text) {
+            if ((cell.dataset.mark || "") !== text) {
+              cell.dataset.mark = text;
               cell.textContent = text;
+              coords(cell, x, y); // the edge's coordinates stay beside the mark
               cell.setAttribute("aria-label", `${fieldName(x, y)}: ${owner ? labelOf(owner) : "empty"}`);
             }
           }
@@ -295,7 +298,7 @@
       function seatWho(seat) {
         const s = state.seats.find((entry) => entry.seat === seat);
         if (!s) return [];
-        if (s.kind === "ai") return [`computer (${s.level})`];
+        if (s.kind === "ai") return [`computer (${s.level_name || s.level})`];
         const mySeats = ctx.mySeats();
         const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? "(you)" : "";
         const named = s.taken && s.name && !/^Player \d+$/.test(s.name);

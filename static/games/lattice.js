@@ -11,7 +11,7 @@
   "use strict";
   const STORE_3D = "quadrille.lattice.3d";
   const SEAT_NAME = { 1: "B", 2: "T" };
-  const PIECE_NAME = { b: "B ball", B: "B star", t: "T ball", T: "T star" };
+  const pieceName = (n, view) => `${sideLabel(n.seat, view)} ${n.star ? "star" : "ball"}`; // "Blue ball", as the page says
   const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
   const rgbCss = (rgb) => `rgb(${rgb.map((c) => Math.round(c * 255)).join(", ")})`;
@@ -19,13 +19,6 @@
   const lastOf = (list) => list[list.length - 1];
   const Motion = window.QuadrilleMotion;
 
-  // Moves in words for people: "Aa1→Ab2" (a step), "Ad4×Ab2" (a capture chain, × before each landing),
-  // "return Ab1" (a captured ball brought back). The node names are the rules' (x letter, y letter, level).
-  function moveText(move) {
-    if (move.startsWith("+")) return `return ${move.slice(1)}`;
-    if (move.includes(":")) return move.split(":").join("×");
-    return move.split("-").join("→");
-  }
 
   // A side is called by its colour ("Blue"), as the server names it (Game.seat_names); B and T are the rules'.
   function sideLabel(seat, view) {
@@ -502,7 +495,6 @@
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
     flips: true,
-    moveText,
     captured: (state) => !!(state.view.last && state.view.last.captures && state.view.last.captures.length),
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
     reasonText(reason, outcome, names) {
@@ -671,7 +663,7 @@
         const hud = $("#lattice-hud");
         if (hud) {
           const n = id && view && view.nodes.find((x) => x.id === id);
-          hud.textContent = n ? `${id} · level ${n.level}${n.seat ? " · " + (SEAT_NAME[n.seat]) + (n.star ? " star" : " ball") : ""}` : "";
+          hud.textContent = n ? `${id} · level ${n.level}${n.seat ? " · " + pieceName(n, view) : ""}` : "";
         }
         render(true);
       }
@@ -849,7 +841,7 @@
           if (cell.className !== cls) cell.className = cls;
           const step = steps.has(n.id) && preview.path.length > 2 ? String(steps.get(n.id)) : "";
           if ((cell.dataset.step || "") !== step) { if (step) cell.dataset.step = step; else delete cell.dataset.step; }
-          let text = `${n.id}, level ${n.level}, ${n.seat ? PIECE_NAME[n.seat === 1 ? (n.star ? "B" : "b") : (n.star ? "T" : "t")] : "empty"}`;
+          let text = `${n.id}, level ${n.level}, ${n.seat ? pieceName(n, view) : "empty"}`;
           if (n.id === ui.selected) text += ", selected";
           if (movableSet.has(n.id)) text += ", can move";
           if (targets.has(n.id)) {
@@ -900,7 +892,8 @@
         if (more) more.textContent = `· on the lattice ${view.on_board[0]} · ${view.on_board[1]} · captured ${view.bench[0]} · ${view.bench[1]}`;
         for (const lv of view.levels) {
           const t = $(`#lattice-level-${lv.level}`);
-          const tag = lv.level === view.sides["1"].first_level ? " · B's first" : lv.level === view.sides["2"].first_level ? " · T's first" : "";
+          const first = [1, 2].find((seat) => lv.level === view.sides[seat].first_level);
+          const tag = first ? ` · ${sideLabel(first, view)}'s first` : "";
           if (t) t.textContent = `Level ${lv.level}${tag}`;
         }
         let text;
@@ -908,7 +901,7 @@
         else if (view.over) text = "Game over.";
         else {
           const who = sideLabel(view.turn, view);
-          const passed = view.passed.length ? `${view.passed.map((s) => SEAT_NAME[s]).join(", ")} had no move and passed. ` : "";
+          const passed = view.passed.length ? `${view.passed.map((s) => sideLabel(s, view)).join(", ")} had no move and passed. ` : "";
           if (view.pending === "return") text = `${passed}${who} promoted: click a green node of level ${view.sides[view.turn].first_level} to bring a captured ball back.`;
           else if (ui.selected) {
             const ends = [...targets.keys()];

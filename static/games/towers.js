@@ -22,17 +22,6 @@
   // (the bottom row, y = n - 1 in the move strings, is rank 1).
   const FILES = "abcdefghijklmnopqrstuvwxyz";
   const cellName = (x, y, n) => `${FILES[x] || x}${n - y}`;
-  function moveText(move, n) {
-    const g = MOVE_RE.exec(move);
-    if (g) {
-      const k = Number(g[5]);
-      return `${cellName(+g[1], +g[2], n)}→${cellName(+g[3], +g[4], n)}${k > 1 ? ` (${k})` : ""}`;
-    }
-    if (/^i\d+$/.test(move)) return `import ${move.slice(1)}`;
-    if (move === "end") return "end";
-    return move;
-  }
-  const boardSize = (state) => (state.view && state.view.size) || (state.options && state.options.size) || 6;
   // The pawns each side has on the board: a capture lowers the other side's.
   function pawns(view) {
     const out = { 1: 0, 2: 0 };
@@ -70,7 +59,6 @@
     },
     scoreText: () => "", // the outcome's scores only repeat who won
     flips: true,
-    moveText: (move, state) => moveText(move, boardSize(state)),
     captured(state, previous) {
       const mover = previous.view.turn;
       if (!mover) return false;

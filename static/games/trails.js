@@ -8,12 +8,9 @@
     w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
   };
   const CLASS = { ".": "free", "1": "p1", "2": "p2", T: "tower" };
-  const ARROW = { up: "↑", down: "↓", left: "←", right: "→" };
   const STEP = { up: [-1, 0], down: [1, 0], left: [0, -1], right: [0, 1] };
   const TURNED = { up: "down", down: "up", left: "right", right: "left" }; // a direction seen from the other side
   const Motion = window.QuadrilleMotion;
-  // Whether the page shows the board from the second seat's side (the match page's flip; never in a tutorial).
-  const pageFlipped = () => !!(window.Quadrille.page && window.Quadrille.page.flipped && window.Quadrille.page.flipped());
 
   function directionOf(head, r, c) {
     if (c === head[1] && r !== head[0]) return r < head[0] ? "up" : "down";
@@ -28,10 +25,20 @@
 
   const other = (seat) => 3 - seat;
 
+  // Cell names as the move list says them (the STATE's move_names, games/notation.py): files a, b, … from Blue's
+  // left, ranks 1, 2, … from Blue's bottom row; drawn along the board's left and bottom edges as seen on screen.
+  const FILES = "abcdefghijklmnopqrstuvwxyz";
+  const cellName = (r, c, n) => `${FILES[c]}${n - r}`;
+  const WHAT = { ".": "empty", "1": "Blue's trail", "2": "Red's trail", T: "tower" };
+  function coords(cell, r, c, n, turned) {
+    const left = turned ? c === n - 1 : c === 0;
+    const bottom = turned ? r === 0 : r === n - 1;
+    if (left) cell.insertAdjacentHTML("beforeend", `<span class="coord rank" data-coord="${n - r}" aria-hidden="true"></span>`);
+    if (bottom) cell.insertAdjacentHTML("beforeend", `<span class="coord file" data-coord="${FILES[c]}" aria-hidden="true"></span>`);
+  }
+
   Quadrille.register("trails", {
     flips: true,
-    // The move list's words: an arrow, as the reader sees the board (turned for the second seat's side).
-    moveText: (move) => ARROW[pageFlipped() ? TURNED[move] : move] || move,
     captured: (state) => !!(state.view.last_move && state.view.last_move.tower_taken),
     seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || ({ 1: "Blue", 2: "Red" })[seat],
     // Why the game ended, in plain words: `names` are the seats' names, `outcome` the engine's.
@@ -83,6 +90,7 @@
             cell.className = "cell free";
             cell.dataset.r = r;
             cell.dataset.c = c;
+            coords(cell, r, c, size, flipped);
             row.appendChild(cell);
           }
           grid.appendChild(row);
@@ -126,6 +134,11 @@
           if (view.heads[0][0] === r && view.heads[0][1] === c) cls += " head1";
           if (view.heads[1][0] === r && view.heads[1][1] === c) cls += " head2";
           if (cell.className !== cls) cell.className = cls;
+          // the cell's accessible name: its coordinates, then what stands on it ("c11: Blue's head")
+          const head = view.heads[0][0] === r && view.heads[0][1] === c ? "Blue's head"
+            : view.heads[1][0] === r && view.heads[1][1] === c ? "Red's head" : WHAT[view.cells[r][c]];
+          const said = `${cellName(r, c, view.size)}: ${head}${green.has(i) ? ", a move can reach it" : ""}`;
+          if (cell.getAttribute("aria-label") !== said) cell.setAttribute("aria-label", said);
         });
         board().classList.toggle("replaying", !isLive);
         if (oneMore && lm) animate(lm);

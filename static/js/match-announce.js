@@ -61,7 +61,7 @@
         const ply = page.replayPly();
         if (ply !== shownPly) {
           shownPly = ply;
-          say(ply ? `Move ${ply} of ${state.moves.length}: ${page.moveText(state.moves[ply - 1], state)}.` : "The start position.");
+          say(ply ? `Move ${ply} of ${state.moves.length}: ${page.moveName(state, ply - 1)}.` : "The start position.");
         }
         return;
       }
@@ -71,7 +71,7 @@
         && previous.moves.every((m, i) => m === state.moves[i]);
       if (grew) {
         for (let i = before; i < state.moves.length; i++) {
-          pending.push({ mover: state.movers && state.movers[i], text: page.moveText(state.moves[i], state) });
+          pending.push({ mover: state.movers && state.movers[i], text: page.moveName(state, i) });
         }
       } else if (state.moves.length < before) {
         pending = [];

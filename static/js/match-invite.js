@@ -166,13 +166,15 @@
       });
     }
 
-    // A stranger on a private match's address: say how to play, once.
+    // A stranger on the address of a match whose free seat is the invite link's: say so once, in the words of the
+    // new-game dialog's "Who may join" ("Only my friend", "My friend, and anyone may watch").
     function explainWatching(state) {
       if (page.mySeats().length || secret || state.mode !== "online" || state.outcome) return;
       const free = state.seats.some((s) => !s.taken && s.kind === "human");
-      if (free && state.visibility !== "open") {
-        page.message("This match is private: you are watching. To play, ask a player for the invite link.");
-      }
+      if (!free || state.visibility === "open") return;
+      page.message(state.visibility === "public"
+        ? "Anyone may watch this game: you are watching. Only the invite link takes the free seat."
+        : "Only the invited friend may join this game: you are watching. To play, ask a player for the invite link.");
     }
 
     return {

@@ -1,5 +1,5 @@
 // The move list: a row per round, a column per player (one per seat in Gamma), each turn's moves in words for
-// people (the renderer's moveText: "c2→c3", "↑", "f7"), the newest in view. A move is a button: clicking it, or
+// people (the STATE's move_names: "c2→c3", "c11", "f7", the same for every viewer), the newest in view. A move is a button: clicking it, or
 // Enter on it, shows that position (the core's stepTo); inside the list the arrows, Home and End step too.
 // Who played each move comes from the STATE's `movers` (null for an imported record's moves: guessed by turns).
 (function () {
@@ -13,7 +13,6 @@
     let table = null, body = null;
     let row = null, cell = null, lastMover = null, lastColumn = -1, round = 0;
     let players = 0;
-    let drawnSide = null;  // whether the list was written for the board seen from the second seat's side
 
     function seatsOf(state) {
       // the columns: every seat of the board, in seat order
@@ -69,7 +68,7 @@
       b.className = "mv";
       b.dataset.ply = ply;
       b.tabIndex = -1;
-      b.textContent = page.moveText(move, state);
+      b.textContent = page.moveName(state, ply - 1);
       b.title = `Move ${ply}: ${move}`;
       b.setAttribute("aria-label", `Move ${ply}, ${who(mover)}: ${b.textContent}`);
       cell.appendChild(b);
@@ -83,12 +82,9 @@
 
     function render(state) {
       const moves = state.moves;
-      // the words may depend on the side the board is seen from (Trails' arrows): a flip rewrites the list
-      const side = page.flipped();
       const same = drawn.length <= moves.length && drawn.every((m, i) => m === moves[i])
-        && table && players === seatsOf(state).length && side === drawnSide;
+        && table && players === seatsOf(state).length;
       if (!same) reset(state);
-      drawnSide = side;
       let previous = lastMover;
       for (let i = drawn.length; i < moves.length; i++) {
         const mover = moverOf(state, i, previous);
@@ -142,7 +138,7 @@
       const yours = page.myTurn() && !state.outcome ? " (your turn in the game)" : "";
       if (!ply) return `Showing the start position${yours}`;
       const mover = state.movers && state.movers[ply - 1];
-      const move = page.moveText(state.moves[ply - 1], state);
+      const move = page.moveName(state, ply - 1);
       return `Showing move ${ply} of ${state.moves.length}: ${mover ? `${who(mover)}, ${move}` : move}${yours}`;
     };
 

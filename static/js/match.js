@@ -6,7 +6,6 @@
 //   renderer.mount(boardArea, ctx) -> { draw(view, state, live), key(event) -> handled? }
 //   renderer.seatLabel(seat, state) -> "Blue", "Red", ... (the STATE's seat_names come first)
 //   renderer.reasonText(reason, outcome, names) -> a sentence saying why the game ended, in plain words
-//   renderer.moveText(move, state) -> the move in words for people ("c2→c3", "↑"); the API keeps its strings
 //   renderer.captured(state, previous) -> whether the move just drawn took something (the capture sound)
 //   renderer.flips -> true when the board has a side for each player (drawn turned for the second seat)
 // The rest of the page is split by concern into parts (match-dialogs.js, match-signals.js, match-invite.js,
@@ -60,7 +59,14 @@
       // Good news and notes fade after a while; an error stays until the next action says otherwise.
       if (kind === "good" || kind === "note") fade = setTimeout(() => { if (box.textContent === text) message(""); }, 6000);
     }
-    const failed = (ack) => message(ack.detail ? `${ack.reason} ${ack.detail}` : ack.reason, "error");
+    // A refusal as a sentence: the engines give their reasons in lower case, to be quoted inside other messages
+    // (a reason that starts with a cell's name, "a1 is taken", keeps it as the board writes it).
+    function sentence(text) {
+      if (!text) return "";
+      const start = /^[a-z]+\d/.test(text) ? text : text.charAt(0).toUpperCase() + text.slice(1);
+      return start + (/[.!?)]$/.test(text) ? "" : ".");
+    }
+    const failed = (ack) => message(sentence(ack.detail ? `${ack.reason} ${ack.detail}` : ack.reason), "error");
 
     function emit(event, payload, done) {
       socket.emit(event, { match: matchId, token, ...payload }, (ack) => {
@@ -97,17 +103,15 @@
       if (session) session.setItem(FLIP_KEY, flipToggled ? "1" : "0");
       render();
     }
-    // A move in words for people, from the renderer (the API and the record keep the move strings).
-    const moveText = (move, st) => {
-      try { return spec && spec.moveText ? spec.moveText(move, st || state) : move; } catch (e) { return move; }
-    };
-    ctx.moveText = moveText;
+    // Move i of a STATE in words for people: the server names it the same for every viewer (STATE's
+    // move_names, games/notation.py); the API and the record keep the move strings.
+    const moveName = (st, i) => (st.move_names && st.move_names[i]) || st.moves[i];
     const renderer = spec ? spec.mount($("board-area"), ctx) : null;
 
     // What the parts see of the page. `role`: "player" (some seats), "hotseat" (every seat of a match of
     // several: one screen, or a demo) or "spectator".
     const page = {
-      root, matchId, embed, socket, ctx, label, names, message, emit, failed, moveText,
+      root, matchId, embed, socket, ctx, label, names, message, emit, failed, moveName,
       spec: spec || {},
       flipped: () => ctx.flipped(),
       toggleFlip,
@@ -255,7 +259,7 @@
         const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
         li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
         li.append(`${label(s.seat)}: `);
-        if (s.kind === "ai") li.append(`computer (${s.level})`);
+        if (s.kind === "ai") li.append(`computer (${s.level_name || s.level})`); // the dialog's words: "Easy"
         else if (s.taken) li.append(window.QuadrilleNames.seat(s, "taken"));
         else li.append("free");
         const rating = window.QuadrilleRatings.beside(state, s.seat); // a rated match (match-ratings.js)

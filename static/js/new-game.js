@@ -108,8 +108,17 @@
 
     let checking = 0;
     let timer = null;
+    // A side named by an option (Lattice's colours): "You play Blue" follows the colour chosen, as the page will say.
+    function nameSides(f) {
+      for (const name of f.querySelectorAll("[data-side-option]")) {
+        const select = f.querySelector(`select[name="${name.dataset.sideOption}"]`);
+        if (select && select.selectedOptions[0]) name.textContent = select.selectedOptions[0].textContent;
+      }
+    }
+
     function optionsChanged(f, delay) {
       showPreset(f);
+      nameSides(f);
       clearTimeout(timer);
       timer = setTimeout(() => checkOptions(f), delay || 0);
     }

@@ -17,7 +17,7 @@ def test_a_game_against_the_computer_from_the_lobby(live_server, new_context, sh
     page = new_context().new_page()
     lobby_start(page, live_server, "trails", "ai", options={"size": 7}, level=1)
     page.wait_for_function("document.getElementById('match').dataset.seats === '1'")
-    assert "computer (1)" in page.inner_text("#seats")
+    assert "computer (Easy)" in page.inner_text("#seats")  # the dialog's word for level 1
     match = page.locator("#match").get_attribute("data-match")
     while True:
         state = requests.get(f"{live_server.url}/api/matches/{match}").json()

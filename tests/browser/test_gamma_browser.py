@@ -230,8 +230,8 @@ def test_gamma_computer_plays_the_free_seats(live_server, new_context, shoot):
     ann.wait_for_selector("#start-box", state="hidden")
     state = api_state(live_server, match)
     assert state["players"] == 3 and state["seats"][2]["kind"] == "ai"
-    bob.wait_for_function("document.getElementById('seats').textContent.includes('computer (1)')")
-    assert "computer (1)" in bob.inner_text('.gamma-score tr[data-seat="3"]')
+    bob.wait_for_function("document.getElementById('seats').textContent.includes('computer (Easy)')")
+    assert "computer (Easy)" in bob.inner_text('.gamma-score tr[data-seat="3"]')
     pages = {1: ann, 2: bob}
     while state["outcome"] is None:
         if state["turn"] in pages:

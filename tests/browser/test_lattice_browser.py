@@ -261,7 +261,7 @@ def test_a_whole_222_game_by_link_through_the_flat_view(live_server, new_context
     assert ann.evaluate("getComputedStyle(document.getElementById('lattice')).getPropertyValue('--c1')").strip() \
         == "rgb(255, 255, 0)"
     label = cell(ann, "Bb1").get_attribute("aria-label")
-    assert label.startswith("Bb1, level 1, B ball"), label
+    assert label.startswith("Bb1, level 1, Yellow ball"), label  # the side by its colour, as the page calls it
 
     def play(page, view, move, ply):
         return play_flat(page, view, move, keyboard=ply in (1, 3, 5))  # three of the moves by keyboard

@@ -83,12 +83,21 @@ def lattice_text(move):
     return move.replace(":", "×") if ":" in move else move.replace("-", "→")
 
 
-TRAILS_TEXT = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+def trails_text(state, ply):
+    """Trails' words for move `ply` (0-based): the cell its trail reached, replayed here from the moves."""
+    import games
+    board = games.get("trails").new(**state["options"])
+    for move in state["moves"][:ply + 1]:
+        board.push(move)
+    last = board.view()["last_move"]
+    r, c = last["dest"]
+    return f"{FILES[c]}{board.size - r}" + (" tower" if last["tower_taken"] else "")
 
 
-def text_of(game, move, state):
+def text_of(game, state, ply):
+    move = state["moves"][ply]
     return {"towers": lambda: towers_text(move, state["view"]["size"]), "gamma": lambda: gamma_text(move),
-            "lattice": lambda: lattice_text(move), "trails": lambda: TRAILS_TEXT[move]}[game]()
+            "lattice": lambda: lattice_text(move), "trails": lambda: trails_text(state, ply)}[game]()
 
 
 def last_to_cells(page, game, state):
@@ -145,7 +154,7 @@ def test_a_computer_reply_is_animated_marked_announced_and_heard(live_server, ne
     final = api_state(live_server, created["match"])
     settled(page, final["version"])
     started = page.evaluate("window.QuadrilleMotion.started")
-    replies = [m for m, s in zip(final["moves"], final["movers"]) if s == 2]
+    replies = [ply for ply, s in enumerate(final["movers"]) if s == 2]
     animated = [m for m in final["moves"] if not (game == "towers" and not m.startswith(("m", "i")))]
     assert started - before >= len(animated), (started, before, final["moves"])
     marked, expected = last_to_cells(page, game, final)
@@ -156,10 +165,10 @@ def test_a_computer_reply_is_animated_marked_announced_and_heard(live_server, ne
     assert set(range(state["version"] + 1, final["version"] + 1)) <= set(drawn), drawn
     # the live region said the computer's moves in words, and whose turn it is
     page.wait_for_function("t => { const a = document.getElementById('announce').textContent;"
-                           " return a.includes(t) && a.includes('Your turn'); }", arg=text_of(game, replies[-1], final))
+                           " return a.includes(t) && a.includes('Your turn'); }", arg=text_of(game, final, replies[-1]))
     # the move list: the reply in words, in the second column of the first round
     second = page.inner_text("#move-list tbody tr:first-child td:nth-child(3)")
-    assert text_of(game, replies[0], final) in second
+    assert text_of(game, final, replies[0]) in second
     assert page.get_attribute("#match", "data-sound") in ("move", "capture")
     shoot(page, "after-reply")
 

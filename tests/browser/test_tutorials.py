@@ -62,8 +62,8 @@ def test_trails_tutorial_with_the_keyboard_alone(live_server, new_context, shoot
     wait_step(page, 0)
     shoot(page, "step1")
     wrong_try_gets_a_hint(page, lambda: page.keyboard.press("ArrowRight"))  # legal, but not what the step asks
-    # off the board: the engine's reason, with the hint
-    wrong_try_gets_a_hint(page, lambda: page.keyboard.press("ArrowUp"), words="top edge")
+    # off the board: the engine's reason (naming the head's cell, not a side of the screen), with the hint
+    wrong_try_gets_a_hint(page, lambda: page.keyboard.press("ArrowUp"), words="is on the edge")
     assert "Hint:" in page.inner_text("#step-feedback")
     play_lesson(page, "trails", lambda move: page.keyboard.press(ARROWS[move]), shoot)
 

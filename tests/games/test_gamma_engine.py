@@ -501,9 +501,11 @@ def test_malformed_moves_raise_and_change_nothing(move):
 
 
 @pytest.mark.parametrize("move,reason", [
-    ("1,1", "taken"), ("3,0", "off the"), ("0,3", "off the"), ("g0,0", "empty"), ("g1,1", "already player 1"),
+    ("1,1", "b2 is taken"), ("3,0", "d1 is off the"), ("0,3", "a4 is off the"), ("g0,0", "a1 is empty"),
+    ("g1,1", "b2 is already Blue's"),
 ])
 def test_illegal_moves_say_why(move, reason):
+    """The reasons name fields as the move list and the board's coordinates do, and players by their colours."""
     board = GAME.new(width=3, height=3, players=2, areas=1)
     board.push("1,1")
     board.push("2,2")

@@ -35,7 +35,7 @@ def test_the_computer_answers_each_human_move_until_the_end(service):
     match, token = created["match"], created["token"]
     assert created["seats"] == [1]
     state = service.state(match)
-    assert state["seats"][1] == {"seat": 2, "taken": True, "name": "ai", "kind": "ai", "level": 1}
+    assert state["seats"][1] == {"seat": 2, "taken": True, "name": "ai", "kind": "ai", "level": 1, "level_name": "Easy"}
     while state["outcome"] is None:
         if state["turn"] == 1:
             state = service.play(match, token, state["legal"][0])

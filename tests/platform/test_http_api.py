@@ -81,6 +81,19 @@ def test_a_whole_exchange_over_http(client):
     assert client.get(f"/api/matches/{imported.json['match']}").json["moves"] == ["down"]
 
 
+def test_the_state_names_each_move_for_people_the_same_for_every_viewer(client):
+    """STATE's move_names (docs/api.md): cell names read off the board's coordinates, whoever asks."""
+    created = new_match(client, mode="local")
+    match = created["match"]
+    for move in ("down", "left", "down"):
+        assert client.post(f"/api/matches/{match}/moves", json={"move": move},
+                           headers=auth(created["token"])).status_code == 200
+    mine = client.get(f"/api/matches/{match}", headers=auth(created["token"])).json
+    anyone = client.get(f"/api/matches/{match}").json
+    assert mine["moves"] == ["down", "left", "down"]
+    assert mine["move_names"] == anyone["move_names"] == ["a10", "j1", "a8"]
+
+
 @pytest.mark.parametrize("path, body", [
     ("/api/matches", "not json"),
     ("/api/matches", "[1, 2]"),
@@ -155,6 +168,19 @@ def test_pages_render(client):
     assert client.get("/embed/new/trails?size=99").status_code == 400
     assert client.get("/embed/new/towers?size=20").status_code == 400  # beyond what the server offers
     assert client.get("/embed/new/chess").status_code == 404
+
+
+def test_boards_name_their_cells_as_the_move_list_does(client):
+    """Server-rendered boards: each Trails cell has an accessible name (its coordinates, then what is on it) and the
+    coordinates are drawn along the edges; Gamma's fields are named one-based, "a10", never "0,9"."""
+    import re
+    trails = client.get(f"/m/{new_match(client, mode='local', options={'size': 7})['match']}").get_data(as_text=True)
+    names = re.findall(r'role="gridcell"[^>]*aria-label="([^"]*)"', trails, re.S)
+    assert len(names) == 49 and names[0] == "a7: Blue&#39;s head" and names[-1] == "g1: Red&#39;s head", names[:3]
+    assert trails.count('class="coord rank"') == 7 and trails.count('class="coord file"') == 7
+    gamma = client.get(f"/m/{new_match(client, game='gamma', mode='local')['match']}").get_data(as_text=True)
+    assert 'data-x="0" data-y="9" title="a10"' in gamma and 'aria-label="a10: empty"' in gamma
+    assert 'title="0,9"' not in gamma
 
 
 def test_a_games_own_save_file_imports_and_exports(client):

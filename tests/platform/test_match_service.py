@@ -289,7 +289,7 @@ def test_a_rematch_against_the_computer_swaps_sides_at_once(service):
     again = service.rematch(match, created["token"])
     fresh = service.state(again["match"])
     assert again["seats"] == [2] and fresh["mode"] == "ai"
-    assert fresh["seats"][0] == {"seat": 1, "taken": True, "name": "ai", "kind": "ai", "level": 1}
+    assert fresh["seats"][0] == {"seat": 1, "taken": True, "name": "ai", "kind": "ai", "level": 1, "level_name": "Easy"}
     assert service.rematch(match, created["token"])["match"] == again["match"]  # once, not one per click
 
 
