@@ -155,6 +155,7 @@ def create_app(config: dict | None = None) -> Flask:
                             rule=LeaderboardRule(config["LEADERBOARD_GAMES"], config["LEADERBOARD_OPPONENTS"],
                                                  config["LEADERBOARD_ACTIVE_DAYS"]))
     service.absence.rated = lambda match_id: bool(ratings.rated([match_id]))  # no claim before both moved
+    app.jinja_env.globals["realtime_absence"] = service.absence.realtime_timeout  # the match page's help
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(
                                       event, payload, to=inbox.room_of(account_id)),

@@ -5,11 +5,14 @@ others depends on the match's time control, one rule per kind (`rule_for`):
 
 - **No clock** (`disconnect`): after DISCONNECT_TIMEOUT (60 s) away, the others may claim victory, call it a
   draw where the game has draws, or hand the seat to the computer. Nothing else would ever end such a game.
-- **Real time** (`realtime`): as on lichess, the absent player's clock keeps running (their flag falls on the
-  server), and the others may claim after a grace scaled to the game's speed: REALTIME_ABSENCE (40 s) for a
-  bullet or blitz control, twice that for a rapid one, three times for a classical one (the speed from the
-  estimated duration, minutes x 60 + 40 x increment, by lichess's bounds: under 480 s, under 1,500 s, above).
-  A slow game gives a slow player more time to come back, and a fast clock usually decides first anyway.
+- **Real time** (`realtime`): as on lichess, the clocks do not stop (an absent player whose time runs out loses
+  on time: the flag falls on the server), and the others may claim after a grace scaled to the game's speed:
+  REALTIME_ABSENCE (40 s, lichess's) for a bullet or blitz control, twice it for a rapid one, three times for a
+  classical one (the speed from the estimated duration, minutes x 60 + 40 x increment, by lichess's bounds: under
+  480 s, under 1,500 s, above). A slow game gives a player more time to come back (a dropped connection, a
+  reboot); in a fast one their own clock usually decides first anyway. The grace runs from when they left,
+  whoever's turn it is: waiting for their clock alone would let an absent player hold a game hostage for as
+  long as their time lasts on the stayer's turn.
 - **Days per move** (`correspondence`): being away means nothing, since nobody is expected to stay on the page
   for days; only the clock decides. No claim, no hand-over, no alarm: the page shows a quiet presence dot.
 - **A rated game before every player has moved** (`rated-start`), whatever its clock: no claim, which would
@@ -70,6 +73,10 @@ class Absence:
         # and not everyone has moved; a match found rated stays rated.
         self.rated: Callable[[str], bool] = lambda match_id: False
         self._rated: set[str] = set()
+
+    def realtime_timeout(self, control: dict) -> float:
+        """A real-time control's grace on this server (the match page's help says it)."""
+        return realtime_timeout(control, self.realtime_grace)
 
     def _is_rated(self, match_id: str) -> bool:
         if match_id in self._rated:
@@ -137,7 +144,7 @@ class Absence:
 
 
 def _too_early(match, seat: int, entry: dict, what: str) -> ServiceError:
-    clock = " (with a real-time clock; their clock keeps running meanwhile)" if entry["rule"] == "realtime" else ""
+    clock = " (a real-time game: the clocks do not stop meanwhile)" if entry["rule"] == "realtime" else ""
     return ServiceError(409, "too-early", f"{match.name(seat)} left {entry['seconds']:.0f} s ago; {what} once "
                         f"they have been away {entry['timeout']:.0f} s{clock}, in {entry['claimable_in']:.0f} s.",
                         claimable_in=entry["claimable_in"])

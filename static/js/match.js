@@ -115,6 +115,7 @@
       mySeats: () => mySeats.slice(),
       token: () => token,
       presence: () => presence,
+      answered: () => watched, // the server has said which seats this page holds
       replaying: () => !!replay,
       replayPly: () => (wanted !== null ? wanted : replay ? replay.ply : null),
       stepTo: (ply) => stepTo(ply),
@@ -302,7 +303,10 @@
       const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
         && !presence.online.includes(s.seat)).map((s) => s.seat);
       const playing = mySeats.length > 0 && !state.outcome;
-      const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level");
+      // With a clock, the seat is handed over from the away bar once the clock's rule allows it (absence.py):
+      // never in a game of days per move.
+      const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level")
+        && !state.clock;
       const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
       const clocked = state.clock && state.seats.some((s) => s.kind === "human" && s.taken); // a clock does not stop
       const pause = playing && computerSeats.length > 0 && state.mode === "ai" && !clocked; // live only: gone once it ends

@@ -111,7 +111,7 @@ def test_in_real_time_the_claim_waits_for_the_grace_of_the_clocks_speed(server):
     time.sleep(TIMEOUT + GRACE)  # past the disconnect timeout of a game without a clock: still too early
     early = claim(server.url, match, blue)
     assert early.status_code == 409 and early.json()["error"] == "too-early", early.json()
-    assert "clock keeps running" in early.json()["reason"] and 0 < early.json()["claimable_in"] < REALTIME
+    assert "the clocks do not stop" in early.json()["reason"] and 0 < early.json()["claimable_in"] < REALTIME
     handed = requests.post(f"{server.url}/api/matches/{match}/computer", json={"seat": 2}, headers=bearer(blue))
     assert handed.status_code == 409 and handed.json()["error"] == "too-early", handed.json()
     assert seen_by_blue(server.url, match, blue)["outcome"] is None
