@@ -152,7 +152,7 @@
     function awayWords(entry, left, player) {
       const who = page.label(entry.seat);
       if (entry.rule === "rated-start") {
-        return `${who} left before both sides moved. A rated game is not won this way` +
+        return `${who} is away before both sides have moved. A rated game is not won this way` +
           (player ? ": you may abort it (no result)." : ".");
       }
       const clockRuns = entry.rule === "realtime" ? " The clocks do not stop." : "";

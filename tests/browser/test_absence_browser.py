@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from tests.browser.axe import serious_violations
-from tests.browser.conftest import wait_seats
+from tests.browser.conftest import confirm, wait_seats
 from tests.conftest import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -131,3 +131,44 @@ def test_a_player_who_comes_back_is_not_told_she_is_back(absence_server, new_con
     said = page.evaluate("window.__messages")
     assert not any("is back" in text for text in said), said
     shoot(page, "back")
+
+
+def rated_match(url, carol: str, dave: str) -> tuple[str, str]:
+    """A rated real-time Trails game between two new accounts, the challenger (seat 1) to move first; the
+    match and the challenger's seat key."""
+    answers = {}
+    for name in (carol, dave):
+        session = requests.Session()
+        answer = session.post(f"{url}/api/account", json={"name": name, "password": "correct horse"})
+        assert answer.status_code == 201, answer.text
+        answers[name] = (session, answer.json())
+    (session, answer), (other, other_answer) = answers[carol], answers[dave]
+    made = session.post(f"{url}/api/challenges", headers={"X-CSRFToken": answer["csrf"]},
+                        json={"to": dave, "game": "trails", "options": {"size": 7}, "rated": True,
+                              "first": "challenger", "clock": {"kind": "realtime", "minutes": 5, "increment": 0}})
+    accepted = other.post(f"{url}/api/challenges/{made.json()['challenge']}/accept",
+                          headers={"X-CSRFToken": other_answer["csrf"]})
+    return accepted.json()["match"], answer["seat_key"]
+
+
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_a_rated_game_left_before_both_moved_offers_the_abort_not_a_claim(absence_server, new_context, shoot,
+                                                                          screen):
+    url = absence_server.url
+    match, carol = rated_match(url, f"carol-{screen}", f"dave-{screen}")
+    state = requests.get(f"{url}/api/matches/{match}").json()
+    requests.post(f"{url}/api/matches/{match}/moves", json={"move": state["legal"][0]},
+                  headers=bearer(carol)).raise_for_status()       # Carol moved; Dave never came
+    page = new_context(**(DESKTOP if screen == "desktop" else PHONE)).new_page()
+    open_as(page, url, match, carol, "1")
+    page.wait_for_selector("#away:not([hidden]) .away-text[data-rule=rated-start]")
+    assert "A rated game is not won this way: you may abort it (no result)." in page.inner_text("#away")
+    page.wait_for_timeout(int((TIMEOUT + 1) * 1000))
+    assert page.locator("#away button:text-is('Claim victory')").count() == 0
+    assert page.is_visible("#away button:text-is('Abort')") and page.is_hidden("#handover")
+    assert serious_violations(page) == []
+    shoot(page, "rated-abort")
+    page.click("#away button:text-is('Abort')")
+    confirm(page, "Abort")
+    page.wait_for_selector("#result:not([hidden])")
+    assert requests.get(f"{url}/api/matches/{match}").json()["outcome"]["reason"] == "aborted"
