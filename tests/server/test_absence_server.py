@@ -15,7 +15,7 @@ from tests.conftest import ServerProcess, wait_until
 
 pytestmark = pytest.mark.server
 
-GRACE, TIMEOUT, REALTIME = 0.5, 1.5, 4.0
+GRACE, TIMEOUT, REALTIME = 0.5, 3.0, 6.0
 BLITZ = {"kind": "realtime", "minutes": 5, "increment": 0}          # 300 s estimated: REALTIME
 CORRESPONDENCE = {"kind": "correspondence", "days": 1}
 
