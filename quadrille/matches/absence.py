@@ -30,7 +30,7 @@ from typing import Callable
 from ..errors import ServiceError
 from .timeouts import DisconnectTimeouts
 
-# lichess's speed bounds (estimated seconds: initial + 40 x increment) and its disconnect timeout's factors
+# lichess's speed bounds (estimated seconds: initial + 40 x increment), where its disconnect timeout doubles and triples
 RAPID_FROM = 480.0
 CLASSICAL_FROM = 1500.0
 
@@ -123,14 +123,13 @@ class Absence:
 
     def check_hand_over(self, match, seat: int, away: list[dict]) -> None:
         """A seat may be handed to the computer when its player is gone (presence's grace, checked by the
-        caller) and, in a game with a clock, once a claim against them would be allowed."""
-        if match.clock is None:
-            return
+        caller), never where no claim is (days per move, a rated game before everyone moved), and in a game with
+        a real-time clock once a claim against them would be allowed."""
         entry = next((e for e in away if e["seat"] == seat), None)
         if entry is None:
             return  # the caller's presence check refuses a player who is here
         self._refuse_never(match, seat, entry)
-        if entry["claimable_in"] > 0:
+        if match.clock is not None and entry["claimable_in"] > 0:
             raise _too_early(match, seat, entry, "the computer can take the seat")
 
     @staticmethod

@@ -300,8 +300,11 @@
 
     function renderComputerControls() {
       const computerSeats = state.seats.filter((s) => s.kind === "ai").map((s) => s.seat);
+      // never a seat whose absence allows nothing (a rated game before both moved; days per move: absence.py)
+      const barred = (state.away || []).concat(presence.away || [])
+        .filter((e) => e.rule === "rated-start" || e.rule === "correspondence").map((e) => e.seat);
       const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
-        && !presence.online.includes(s.seat)).map((s) => s.seat);
+        && !presence.online.includes(s.seat) && !barred.includes(s.seat)).map((s) => s.seat);
       const playing = mySeats.length > 0 && !state.outcome;
       // With a clock, the seat is handed over from the away bar once the clock's rule allows it (absence.py):
       // never in a game of days per move.

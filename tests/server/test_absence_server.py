@@ -157,6 +157,8 @@ def test_a_rated_game_before_both_moved_is_aborted_never_claimed(server):
     refused = claim(server.url, match, carols)
     assert refused.status_code == 403 and refused.json()["error"] == "not-allowed"
     assert "Abort it instead" in refused.json()["reason"]
+    handed = requests.post(f"{server.url}/api/matches/{match}/computer", json={"seat": 2}, headers=bearer(carols))
+    assert handed.status_code == 403 and handed.json()["error"] == "not-allowed", handed.json()
     aborted = requests.post(f"{server.url}/api/matches/{match}/abort", headers=bearer(carols))
     assert aborted.status_code == 200 and aborted.json()["outcome"]["reason"] == "aborted"
     # once both have moved, a rated game follows its clock's rule
