@@ -114,8 +114,7 @@
       state: () => state,
       mySeats: () => mySeats.slice(),
       token: () => token,
-      presence: () => presence,
-      answered: () => watched, // the server has said which seats this page holds
+      presence: () => presence, answered: () => watched, // answered: the server said which seats this page holds
       replaying: () => !!replay,
       replayPly: () => (wanted !== null ? wanted : replay ? replay.ply : null),
       stepTo: (ply) => stepTo(ply),
@@ -300,16 +299,11 @@
 
     function renderComputerControls() {
       const computerSeats = state.seats.filter((s) => s.kind === "ai").map((s) => s.seat);
-      // never a seat whose absence allows nothing (a rated game before both moved; days per move: absence.py)
-      const barred = (state.away || []).concat(presence.away || [])
-        .filter((e) => e.rule === "rated-start" || e.rule === "correspondence").map((e) => e.seat);
       const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
-        && !presence.online.includes(s.seat) && !barred.includes(s.seat)).map((s) => s.seat);
+        && !presence.online.includes(s.seat)).map((s) => s.seat);
       const playing = mySeats.length > 0 && !state.outcome;
-      // With a clock, the seat is handed over from the away bar once the clock's rule allows it (absence.py):
-      // never in a game of days per move.
       const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level")
-        && !state.clock;
+        && !state.clock && !(presence.away || []).some((e) => e.rule === "rated-start"); // else as absence.py allows
       const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
       const clocked = state.clock && state.seats.some((s) => s.kind === "human" && s.taken); // a clock does not stop
       const pause = playing && computerSeats.length > 0 && state.mode === "ai" && !clocked; // live only: gone once it ends

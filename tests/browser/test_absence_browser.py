@@ -10,7 +10,7 @@ import requests
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import confirm, wait_seats
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -159,6 +159,9 @@ def test_a_rated_game_left_before_both_moved_offers_the_abort_not_a_claim(absenc
     state = requests.get(f"{url}/api/matches/{match}").json()
     requests.post(f"{url}/api/matches/{match}/moves", json={"move": state["legal"][0]},
                   headers=bearer(carol)).raise_for_status()       # Carol moved; Dave never came
+    # (Dave's acceptance counts as a sighting: he is away once presence's grace after it has passed)
+    wait_until(lambda: requests.get(f"{url}/api/matches/{match}", headers=bearer(carol)).json()["away"], 10,
+               "Dave to count as away")
     page = new_context(**(DESKTOP if screen == "desktop" else PHONE)).new_page()
     open_as(page, url, match, carol, "1")
     page.wait_for_selector("#away:not([hidden]) .away-text[data-rule=rated-start]")
