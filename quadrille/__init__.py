@@ -129,7 +129,7 @@ def create_app(config: dict | None = None) -> Flask:
     service = MatchService(storage, broadcast, MatchCache(max_weight=config["CACHE_MAX_EVENTS"]), presence=presence,
                            vote_ttl=config["VOTE_TTL"], disconnect_timeout=config["DISCONNECT_TIMEOUT"],
                            spawn=spawn, sleep=sleep, clock=clock, timers=timers, checked=bool(queue),
-                           clocks=clocks)
+                           clocks=clocks, realtime_absence=config["REALTIME_ABSENCE"])
     service.computer = ComputerPlayers(service, spawn, sleep,
                                        size=config["COMPUTER_WORKERS"], demo_delay=config["DEMO_DELAY"],
                                        watched=presence.watching, per_address=config["COMPUTER_MATCHES_PER_ADDRESS"],
@@ -154,6 +154,8 @@ def create_app(config: dict | None = None) -> Flask:
     ratings = RatingService(storage, pair_limit=config["RATED_GAMES_PER_PAIR"],
                             rule=LeaderboardRule(config["LEADERBOARD_GAMES"], config["LEADERBOARD_OPPONENTS"],
                                                  config["LEADERBOARD_ACTIVE_DAYS"]))
+    service.absence.rated = lambda match_id: bool(ratings.rated([match_id]))  # no claim before both moved
+    app.jinja_env.globals["realtime_absence"] = service.absence.realtime_timeout  # the match page's help
     challenges = ChallengeService(storage, service, accounts, ratings,
                                   notify=lambda account_id, event, payload: socketio.emit(
                                       event, payload, to=inbox.room_of(account_id)),

@@ -177,6 +177,10 @@ DEFAULTS = {
     # victory, call it a draw or hand the seat over: lichess's and Board Game Arena's minute or so. A reload
     # takes a second; tests set a few seconds.
     "DISCONNECT_TIMEOUT": 60.0,
+    # With a real-time clock, the clocks do not stop for an absent player, and the others may claim after this long
+    # in a bullet or blitz game, twice it in a rapid one, three times in a classical one (lichess's 40 s). With
+    # days per move, being away allows nothing (quadrille/matches/absence.py).
+    "REALTIME_ABSENCE": 40.0,
 
     # -- static files (quadrille/web/assets.py) ----------------------------------------------------------
     # Where the compressed static files are kept between starts (brotli's best quality takes a second or

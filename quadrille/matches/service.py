@@ -33,6 +33,7 @@ from .offers import Offers, Situation
 from .pacing import Pacer
 from .cache import MatchCache
 from .positions import Positions
+from .absence import Absence
 from .timeouts import DisconnectTimeouts
 
 MODES = ("online", "local", "ai")
@@ -167,13 +168,14 @@ class MatchService:
                  cache: MatchCache | None = None, presence: Presence | None = None, vote_ttl: float = 120.0,
                  clock: Callable[[], float] = time.monotonic, disconnect_timeout: float = 60.0,
                  spawn: Callable | None = None, sleep: Callable[[float], None] | None = None,
-                 timers=None, checked: bool = False, clocks: Clocks | None = None):
+                 timers=None, checked: bool = False, clocks: Clocks | None = None, realtime_absence: float = 40.0):
         """`clock`: the same clock as presence's (monotonic seconds in one process, wall-clock seconds when
         several share presence); `spawn`, `sleep`: Flask-SocketIO's start_background_task and sleep, for the
         disconnect timer (without them the timer fires only when told: `timeouts.fire_due()`, as tests do);
         `timers`: infra/timers.py's (default: in memory). `checked`: other processes write to the same
         storage, so a cached match is checked against storage's revision before each use (and catches up).
-        `clocks`: the clocks service (quadrille/clocks/; default: wall-clock time, its timers in memory)."""
+        `clocks`: the clocks service (quadrille/clocks/; default: wall-clock time, its timers in memory).
+        `realtime_absence`: the grace before a claim against an absent player in a bullet or blitz game (absence.py)."""
         self.computer = None  # set by the app: a ComputerPlayers that plays the computer's seats
         self.import_retention = None  # seconds an unopened anonymous import is kept (retention.py); None: for ever
         self.name_idle = None  # seconds after which an idle match's name is free again (join_by_name); None: never
@@ -184,6 +186,7 @@ class MatchService:
         self.checked = checked
         self.timeouts = DisconnectTimeouts(self.presence, disconnect_timeout, clock, spawn, sleep,
                                            on_due=self._announce_away, timers=timers)
+        self.absence = Absence(self.timeouts, realtime_absence)  # what being away allows, by time control
         self.storage = storage
         self.clocks = clocks if clocks is not None else Clocks(storage, spawn=spawn, sleep=sleep)
         self.clocks.on_flag = self._check_flag
@@ -440,7 +443,7 @@ class MatchService:
         for a decision (a claim), from presence's own view of now."""
         if match.row.mode != "online" or not match.begun() or match.outcome() is not None:
             return []
-        return self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh)
+        return self.absence.away(match, fresh=fresh)
 
     def unannounced_state(self, match_id, check: bool = False) -> dict | None:
         """The match's STATE if this process never broadcast its current version (it was written by another
@@ -1007,6 +1010,7 @@ class MatchService:
             if self.presence.present(match.id, seat):
                 raise ServiceError(409, "player-present",
                                    f"{match.name(seat)} is still here (or left only a moment ago).")
+            self.absence.check_hand_over(match, seat, self._away(match, fresh=True))
             if level not in [entry["id"] for entry in ai.levels(match.row.game)]:
                 raise bad_request("Unknown computer level.", "bad-ai")
             now = self.clock()
@@ -1261,19 +1265,8 @@ class MatchService:
                 and not set(done.get("abandoned", [])) & set(seats))
 
     def _claimable_against(self, match: Match, seats: list[int]) -> list[int]:
-        """The other players' seats whose timeout has passed; a clear refusal while there is none."""
-        others = [s for s in match.humans() if s not in seats]
-        away = {entry["seat"]: entry for entry in self._away(match, fresh=True) if entry["seat"] in others}
-        if not others or not away:
-            who = " and ".join(match.name(s) for s in others) or "Your opponent"
-            raise ServiceError(409, "player-present", f"{who} is here: there is nothing to claim.")
-        ready = [seat for seat, entry in away.items() if self.timeouts.claimable(entry)]
-        if not ready:
-            seat, entry = next(iter(away.items()))
-            raise ServiceError(409, "too-early", f"{match.name(seat)} left {entry['seconds']:.0f} s ago; you can "
-                               f"claim after {self.timeouts.timeout:.0f} s, in {entry['claimable_in']:.0f} s.",
-                               claimable_in=entry["claimable_in"])
-        return sorted(ready)
+        """The other players' seats whose absence allows a claim now (absence.py); a clear refusal otherwise."""
+        return self.absence.claimable_against(match, seats, self._away(match, fresh=True))
 
     def decline(self, match_id, token, kind="rematch") -> dict:
         """Decline another player's offer; that side cannot offer it again (a take-back or a draw: until a

@@ -4,6 +4,7 @@ tells the room once when they may.
 A player is away from the moment their last socket leaves (presence's `absent_since`). The others see it at
 once ("Red left the game") with a countdown; `timeout` seconds later (the DISCONNECT_TIMEOUT setting) they may
 claim victory, call it a draw where the game has draws, or hand the seat to the computer; or keep waiting.
+How long depends on the match's time control (absence.py: `wait`); `timeout` is the game without a clock's.
 The countdown of a match that began after its player left starts when it began.
 
 The timer only announces (the room hears a STATE whose `away` says the seat is claimable): the claim itself
@@ -39,19 +40,30 @@ class DisconnectTimeouts:
         self._lock = threading.Lock()
 
     # -- the decision -----------------------------------------------------------------------------
-    def away(self, match_id: str, seats: list[int], began: float, fresh: bool = False) -> list[dict]:
+    def away(self, match_id: str, seats: list[int], began: float, fresh: bool = False,
+             wait: float | None | Callable[[], float | None] = -1.0) -> list[dict]:
         """The away seats among `seats` (the people's seats of a game under way): for each, how long they have
         been gone and in how many seconds a claim becomes possible (0: now). `began`: when the match began, on
         this clock. Each away seat's deadline is scheduled, so that the room hears when it passes. `fresh`: for
-        a claim (presence's own view, not one it read a moment ago)."""
+        a claim (presence's own view, not one it read a moment ago). `wait`: the seconds of absence before a
+        claim (the match's absence rule, absence.py; a function is asked only when someone is away), None for
+        no claim at all (`claimable_in` None, nothing scheduled); by default `timeout`."""
         now, entries = self.clock(), []
-        for seat, since in self.presence.absences(match_id, seats, fresh=fresh).items():
-            if since is None:
-                continue
+        gone = {seat: since for seat, since in self.presence.absences(match_id, seats, fresh=fresh).items()
+                if since is not None}
+        if not gone:
+            return []
+        if callable(wait):
+            wait = wait()
+        wait = self.timeout if wait is not None and wait < 0 else wait
+        for seat, since in gone.items():
             since = max(since, began)
-            deadline = since + self.timeout
-            entries.append({"seat": seat, "seconds": round(max(now - since, 0.0), 1),
-                            "claimable_in": round(max(deadline - now, 0.0), 1)})
+            entry = {"seat": seat, "seconds": round(max(now - since, 0.0), 1), "claimable_in": None}
+            entries.append(entry)
+            if wait is None:
+                continue
+            deadline = since + wait
+            entry["claimable_in"] = round(max(deadline - now, 0.0), 1)
             if deadline > now:
                 self._schedule_once(f"{PREFIX}{match_id}:{seat}:{deadline:.3f}", round(deadline, 3), now)
         return entries
@@ -68,7 +80,7 @@ class DisconnectTimeouts:
         self.timers.schedule(key, deadline)
 
     def claimable(self, entry: dict) -> bool:
-        return entry["claimable_in"] <= 0
+        return entry["claimable_in"] is not None and entry["claimable_in"] <= 0
 
     # -- the timer --------------------------------------------------------------------------------
     def _due(self, keys: list[str]) -> None:

@@ -1,7 +1,9 @@
 // Offers by consent and players who leave, in online games: the buttons that offer a take-back or a draw or
 // abort, the bar that shows another player's offer (Accept / Decline), and the bar that says who left, with
 // the server's countdown, then the choices: claim victory, call it a draw, let the computer play, keep waiting.
-// The server decides every one of these (offers.py, timeouts.py); this only shows them and asks.
+// What being away allows follows the clock (each `away` entry's `rule`, absence.py): nothing in a game of days
+// per move (no bar: the seat's presence dot only), an abort in a rated game before both moved, else a claim
+// once the countdown ends. The server decides every one of these (offers.py, absence.py); this only shows them.
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -89,23 +91,31 @@
     // -- a player who left ------------------------------------------------------------------------------------
     function setAway(entries) {
       const now = Date.now();
-      const was = new Set(away.map((e) => e.seat));
-      away = (entries || []).filter((e) => !page.mySeats().includes(e.seat))
+      // a seat of the days-per-move rule was never announced as gone: its return is not news either
+      const was = new Set(away.filter((e) => e.rule !== "correspondence").map((e) => e.seat));
+      // A page with a token draws the match once before the server says its seats: its player is not "away" to
+      // herself meanwhile (nor "back" a moment later).
+      const known = page.answered() || !page.token();
+      away = (known ? entries || [] : []).filter((e) => !page.mySeats().includes(e.seat))
         .map((e) => ({ ...e, at: now }));
-      const back = [...was].filter((s) => !away.some((e) => e.seat === s));
+      // Never "Red is back." to Red: a page that learns its seats after its first drawing saw itself away.
+      const back = [...was].filter((s) => !away.some((e) => e.seat === s) && !page.mySeats().includes(s));
       const state = page.state();
       if (back.length && !state.outcome && page.role() !== "hotseat") {
         page.message(`${page.names(back)} ${back.length > 1 ? "are" : "is"} back.`, "good");
         clearTimeout(backTimer);
         backTimer = setTimeout(() => page.message(""), 4000);
-        for (const s of back) waitingOn.delete(s);
+        for (const s of back) { waitingOn.delete(s); announced.delete(s); }
       }
       renderAway();
     }
 
     function remaining(entry) {
+      if (entry.claimable_in == null) return Infinity; // no claim, however long they stay away
       return Math.max(0, entry.claimable_in - (Date.now() - entry.at) / 1000);
     }
+    // The bar speaks of the seats whose absence allows something: in a game of days per move, nothing.
+    const alarming = () => away.filter((e) => e.rule !== "correspondence");
 
     function clock(seconds) {
       const s = Math.ceil(seconds);
@@ -115,30 +125,59 @@
     function renderAway() {
       const bar = $("away");
       const state = page.state();
-      const relevant = state.mode === "online" && !state.outcome && state.started && away.length > 0;
+      const shown = alarming();
+      const relevant = state.mode === "online" && !state.outcome && state.started && shown.length > 0;
       clearInterval(tick);
       tick = null;
       if (!relevant) { bar.hidden = true; bar.innerHTML = ""; return; }
       bar.hidden = false;
       bar.innerHTML = "";
       const player = page.role() === "player";
-      for (const entry of away) {
-        const who = page.label(entry.seat);
+      for (const entry of shown) {
         const left = remaining(entry);
         const line = document.createElement("span");
         line.className = "away-text";
         line.dataset.seat = entry.seat;
-        if (left > 0) {
-          line.textContent = `${who} left the game. ` + (player
-            ? `If they are not back in ${clock(left)}, you may claim the game.`
-            : `They have ${clock(left)} to come back.`);
-        } else {
-          line.textContent = `${who} left the game ${clock(entry.seconds + (Date.now() - entry.at) / 1000)} ago.`;
-        }
+        line.dataset.rule = entry.rule || "disconnect";
+        line.textContent = awayWords(entry, left, player);
         bar.appendChild(line);
-        if (player && left <= 0 && !waitingOn.has(entry.seat)) bar.appendChild(choices(state, entry.seat));
+        announceOnce(entry, left, line.textContent, player);
+        if (player && entry.rule === "rated-start" && state.abortable) bar.appendChild(abortChoice());
+        else if (player && left <= 0 && !waitingOn.has(entry.seat)) bar.appendChild(choices(state, entry.seat));
       }
-      if (away.some((e) => remaining(e) > 0)) tick = setInterval(renderAway, 1000);
+      if (shown.some((e) => remaining(e) > 0 && remaining(e) < Infinity)) tick = setInterval(renderAway, 1000);
+    }
+
+    // What the bar says of one away seat, by the rule its clock gives (the new-game dialog's words: "Real time").
+    function awayWords(entry, left, player) {
+      const who = page.label(entry.seat);
+      if (entry.rule === "rated-start") {
+        return `${who} is away before both sides have moved. A rated game is not won this way` +
+          (player ? ": you may abort it (no result)." : ".");
+      }
+      const clockRuns = entry.rule === "realtime" ? " The clocks do not stop." : "";
+      if (left > 0) {
+        return `${who} left the game.${clockRuns} ` + (player
+          ? `If they are not back in ${clock(left)}, you may claim the game.`
+          : `They have ${clock(left)} to come back.`);
+      }
+      return `${who} left the game ${clock(entry.seconds + (Date.now() - entry.at) / 1000)} ago.${clockRuns}`;
+    }
+
+    // A screen reader hears the departure once, and once more when the player may decide (claim or abort).
+    const announced = new Map(); // seat -> "left" | "decide"
+    function announceOnce(entry, left, text, player) {
+      const stage = player && (left <= 0 || entry.rule === "rated-start") ? "decide" : "left";
+      if (announced.get(entry.seat) === stage || !page.announce) return;
+      announced.set(entry.seat, stage);
+      page.announce(stage === "decide" && entry.rule !== "rated-start" ? `${text} You may claim the game now.` : text);
+    }
+
+    function abortChoice() {
+      const box = document.createElement("span");
+      box.className = "away-actions";
+      box.appendChild(button("Abort", () => $("abort").click(), true));
+      return box;
     }
 
     function choices(state, seat) {

@@ -199,12 +199,14 @@
     function presence(p) {
       const state = page.state();
       if (state.mode !== "online" || page.role() === "spectator" || state.outcome) return;
-      const away = new Set((p.away || []).map((e) => e.seat).filter((s) => !page.mySeats().includes(s)));
+      // In a game of days per move being away is nothing to announce (absence.py): the presence dot says it.
+      const away = new Set((p.away || []).filter((e) => e.rule !== "correspondence").map((e) => e.seat)
+        .filter((s) => !page.mySeats().includes(s)));
       for (const seat of away) {
         if (!seenAway.has(seat)) tell(`${page.label(seat)} left the game`, "left");
       }
       for (const seat of seenAway) {
-        if (!away.has(seat)) tell(`${page.label(seat)} is back`, "back");
+        if (!away.has(seat) && !page.mySeats().includes(seat)) tell(`${page.label(seat)} is back`, "back");
       }
       seenAway = away;
     }

@@ -118,7 +118,7 @@
       state: () => state,
       mySeats: () => mySeats.slice(),
       token: () => token,
-      presence: () => presence,
+      presence: () => presence, answered: () => watched, // answered: the server said which seats this page holds
       replaying: () => !!replay,
       replayPly: () => (wanted !== null ? wanted : replay ? replay.ply : null),
       stepTo: (ply) => stepTo(ply),
@@ -309,7 +309,8 @@
       const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
         && !presence.online.includes(s.seat)).map((s) => s.seat);
       const playing = mySeats.length > 0 && !state.outcome;
-      const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level");
+      const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level")
+        && !state.clock && !(presence.away || []).some((e) => e.rule === "rated-start"); // else as absence.py allows
       const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
       const clocked = state.clock && state.seats.some((s) => s.kind === "human" && s.taken); // a clock does not stop
       const pause = playing && computerSeats.length > 0 && state.mode === "ai" && !clocked; // live only: gone once it ends

@@ -267,7 +267,7 @@ def test_claiming_victory_after_the_timeout_and_only_then(service, clock):
     assert unchanged(service, match, service.claim_timeout, match, ann).error == "player-present"
     clock.now += 1
     service.presence.leave("bob-socket")  # Bob closes his tab
-    assert service.state(match)["away"] == [{"seat": 2, "seconds": 0.0, "claimable_in": 60.0}]
+    assert service.state(match)["away"] == [{"seat": 2, "seconds": 0.0, "claimable_in": 60.0, "rule": "disconnect", "timeout": 60.0}]
     clock.now += 30
     early = unchanged(service, match, service.claim_timeout, match, ann)
     assert early.error == "too-early" and "Red left 30 s ago" in early.reason and early.extra["claimable_in"] == 30
@@ -275,7 +275,7 @@ def test_claiming_victory_after_the_timeout_and_only_then(service, clock):
     clock.now += 30
     service.events.clear()
     assert service.timeouts.fire_due() == [match]  # the room hears it at once, from the server
-    assert service.events[-1][2]["away"] == [{"seat": 2, "seconds": 60.0, "claimable_in": 0.0}]
+    assert service.events[-1][2]["away"] == [{"seat": 2, "seconds": 60.0, "claimable_in": 0.0, "rule": "disconnect", "timeout": 60.0}]
     assert unchanged(service, match, service.claim_timeout, match, ann, "draw").error == "not-allowed"  # no draws
     assert unchanged(service, match, service.claim_timeout, match, ann, "surrender").error == "bad-request"
     state = service.claim_timeout(match, ann)
@@ -309,7 +309,7 @@ def test_the_countdown_of_a_player_who_left_the_waiting_room_starts_when_the_gam
     clock.now += 500
     friend = service.claim(match, invite=created["invite_secret"])
     away = service.state(match)["away"]
-    assert away == [{"seat": 1, "seconds": 0.0, "claimable_in": 60.0}]
+    assert away == [{"seat": 1, "seconds": 0.0, "claimable_in": 60.0, "rule": "disconnect", "timeout": 60.0}]
     assert error_of(service.claim_timeout, match, friend["token"]).error == "too-early"
 
 
