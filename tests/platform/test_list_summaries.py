@@ -11,6 +11,7 @@ import pytest
 from sqlalchemy import update
 
 from quadrille import create_app
+from quadrille.guide.option_words import describe
 from quadrille.infra.storage import matches_table
 
 
@@ -35,6 +36,7 @@ def entry_from_state(state: dict, mine: list[int], updated: float) -> dict:
     running = clock.get("running") if clock and outcome is None else None
     return {
         "match": state["match"], "game": state["game"], "title": state["title"], "options": state["options"],
+        "options_words": describe(state["game"], state["options"]),
         "mode": state["mode"], "seats": mine, "sides": [seat_name(s) for s in mine], "opponents": opponents,
         "updated": updated, "started": state.get("started", True), "turn": turn,
         "turn_name": seat_name(turn) if turn else None,

@@ -15,7 +15,7 @@ def test_a_preset_is_named_and_other_options_are_said_with_the_dialogs_labels():
         f"Board size: 5 cells a side; Alternative rules: {CORNER}"
     assert describe("trails", {"size": 9, "towers": 3, "distance": 2}) == \
         "Board size: 9 cells a side; Space between towers: 2"
-    assert describe("lattice", {"size": "222", "first": 2, "start": ""}) == "Who moves first: T, the top side"
+    assert describe("lattice", {"size": "222", "first": 2, "start": ""}) == "Who moves first: The top side"
     assert describe("gamma", {"width": 10, "height": 10, "players": 3, "areas": 3}) == "Players: 3"
     assert describe("gamma", {}) == "Duel 10×10" and STANDARD == "standard options"
 
