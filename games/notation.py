@@ -23,6 +23,7 @@ def file_name(column: int) -> str:
     return name
 
 
+@lru_cache(maxsize=65536)
 def cell_name(column: int, rank: int) -> str:
     """A cell's name from its 0-based column and its 1-based rank (counted from the first seat's bottom)."""
     return f"{file_name(column)}{rank}"
@@ -33,10 +34,12 @@ def cell_name(column: int, rank: int) -> str:
 def trails_names(board) -> list[str]:
     """Each move of a Trails board as the cell its trail reached ("c11"), "… tower" when it took one."""
     n = board.size
-    names = []
-    for row, column, took in board.targets():
-        names.append(cell_name(column, n - row) + (" tower" if took else ""))
-    return names
+    return [_trails_name(column, n - row, took) for row, column, took in board.targets()]
+
+
+@lru_cache(maxsize=65536)
+def _trails_name(column: int, rank: int, took: bool) -> str:
+    return cell_name(column, rank) + (" tower" if took else "")
 
 
 # -- Towers: m{x},{y}>{x},{y}:{k}, i{k}, end; y = 0 is the top row of Blue's view -----------------------------------
