@@ -10,17 +10,21 @@
   // Why a game ended, when a match decision (not the rules) ended it; each renderer words its own endings.
   function platformReason(outcome, page) {
     const who = (seats) => page.names(seats || []);
+    // "You" to the player of that seat (never on one screen, where the viewer holds every seat).
+    const subject = (seat) => {
+      const mine = page.role() === "player" ? page.mySeats() : [];
+      return mine.includes(seat) && mine.length < (page.state().seats || []).length ? "You" : who([seat]);
+    };
     switch (outcome.reason) {
-      case "resigned": return `${who([outcome.resigned])} resigned.`;
+      case "resigned": return `${subject(outcome.resigned)} resigned.`;
       case "aborted": return page.state().moves.length || page.state().started
-        ? `${who([outcome.aborted])} aborted the game: it has no result.`
-        : `${who([outcome.aborted])} cancelled the match before it began.`;
+        ? `${subject(outcome.aborted)} aborted the game: it has no result.`
+        : `${subject(outcome.aborted)} cancelled the match before it began.`;
       case "agreed": return "Both players agreed to a draw.";
       case "abandoned": return `${who(outcome.abandoned)} left the game and did not come back in time.`;
       case "move-limit": return "The game reached its move limit.";
       case "time": {
-        const mine = page.role() === "player" && page.mySeats().includes(outcome.flagged);
-        const ran = `${mine ? "You" : who([outcome.flagged])} ran out of time`;
+        const ran = `${subject(outcome.flagged)} ran out of time`;
         return (outcome.winners || []).length ? `${ran}.` : `${ran}, but the other side could not win any more: a draw.`;
       }
       default: return null;

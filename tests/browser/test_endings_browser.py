@@ -101,6 +101,7 @@ def test_gamma_against_the_computer_ends_on_the_full_board(live_server, new_cont
     assert "The computer wins" in page.inner_text("#dialog-text")
     confirm(page, "Resign")
     assert result_title(page) == "You lost"
+    assert page.inner_text("#result-reason") == "You resigned."  # never "Blue resigned." to Blue herself
     assert api_state(live_server, second)["outcome"]["winners"] == [2]
     shoot(page, "resigned")
     assert not errors, errors
