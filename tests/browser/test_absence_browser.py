@@ -166,6 +166,8 @@ def test_a_rated_game_left_before_both_moved_offers_the_abort_not_a_claim(absenc
     open_as(page, url, match, carol, "1")
     page.wait_for_selector("#away:not([hidden]) .away-text[data-rule=rated-start]")
     assert "A rated game is not won this way: you may abort it (no result)." in page.inner_text("#away")
+    assert "In a rated game, nobody wins because the other left before both sides moved" in \
+        page.inner_text("#absence-help")  # the help beside the board says the rated game's exception too
     page.wait_for_timeout(int((TIMEOUT + 1) * 1000))
     assert page.locator("#away button:text-is('Claim victory')").count() == 0
     assert page.is_visible("#away button:text-is('Abort')") and page.is_hidden("#handover")
