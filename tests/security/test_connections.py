@@ -337,3 +337,33 @@ def test_thousands_of_idle_connections_leave_room_for_a_new_address(crowded):
     assert seen["health"] and all(status == 200 and took < 2 for status, took in seen["health"]), seen
     assert seen["newcomer"] == [True], seen
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
+
+
+# -- idle connections from many addresses, ending together ---------------------------------------------------
+# The review's shape (30 addresses, each under its cap of 700) scaled to 12,000 connections, which the test's
+# attacker holds in one process; bench/attacks.py's idle-30 replays the whole 21,000.
+FLOOD = [f"127.0.0.{100 + k}" for k in range(30)]
+FLOOD_EACH = 400
+
+
+@pytest.fixture(params=ASYNC_MODES)
+def flooded(request, tmp_path):
+    """A server at the default settings (its timeouts, caps and WAITING_CONNECTIONS), but the victim's budget."""
+    proc = ServerProcess(tmp_path / "flooded.db", request.param, settings=VICTIM_BUDGET).start()
+    yield proc
+    proc.stop()
+
+
+def test_idle_connections_from_many_addresses_ending_together_stall_nobody(flooded):
+    """12,000 connections that send nothing, from 30 addresses, reopened as the server closes them, then let go
+    all at once: the event loop used to close every one of them, each by waking its own greenlet, ahead of the
+    victim's frames (the waves of idle timeouts, then the attacker's letting go: 0.5-1 s)."""
+    victim = Victim(flooded.url)
+    holding = multiprocessing.get_context("fork").Event()
+    try:
+        result = run_attack(victim, hold_idle, flooded.url, FLOOD, FLOOD_EACH, holding, 8.0)
+        victim.probe_while(lambda: False, at_least=len(victim.round_trips) + 10)  # the last ones close meanwhile
+    finally:
+        victim.close()
+    assert result["opened"] >= len(FLOOD) * FLOOD_EACH, result
+    assert victim.worst_ms < WORST_ROUND_TRIP_MS, sorted(victim.round_trips)[-10:]
