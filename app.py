@@ -184,6 +184,8 @@ def serve(app, mode: str, socks: list, ready: str) -> None:
     else:
         import eventlet.wsgi
 
+        from quadrille.web.eventlet_listener import GatedListener, eventlet_protocol
+
         def interrupt(*_):
             raise KeyboardInterrupt
         signal.signal(signal.SIGTERM, interrupt)
@@ -191,8 +193,8 @@ def serve(app, mode: str, socks: list, ready: str) -> None:
         def run(sock):
             # The socket is already green (the socket module was patched before listen()).
             # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
-            eventlet.wsgi.server(listener.GatedListener(sock, limits), app, log_output=False, max_size=20000,
-                                 protocol=listener.eventlet_protocol(limits))
+            eventlet.wsgi.server(GatedListener(sock, limits), app, log_output=False, max_size=20000,
+                                 protocol=eventlet_protocol(limits))
         others = [eventlet.spawn(run, sock) for sock in socks[1:]]
         print(ready, flush=True)
         try:

@@ -57,8 +57,9 @@ DEFAULTS = {
     # or stops before its headers end is closed unanswered (never served as if it were complete).
     "HEADER_TIMEOUT": 10.0,
     # Seconds a connection may wait for the first byte of a request (after it opened, or between two requests
-    # on a kept-alive connection) before it is closed, and up to a quarter more (so that the connections of a
-    # flood do not all close in one instant). WebSockets are exempt: Engine.IO's pings watch them.
+    # on a kept-alive connection) before it is closed, and up to a quarter more (the listener's waiting room
+    # closes them in small batches every quarter of it, so a flood's do not all close in one instant).
+    # WebSockets are exempt: Engine.IO's pings watch them.
     "IDLE_TIMEOUT": 5.0,
     # Seconds a request body (at most MAX_CONTENT_LENGTH) has to arrive whole, and an answer to be taken.
     "TRANSFER_TIMEOUT": 30.0,
@@ -71,6 +72,14 @@ DEFAULTS = {
     # logs): past the limit less this, a new connection is admitted only in place of the newest one of the
     # address that holds the most, so an address new to the server is always served.
     "DESCRIPTOR_RESERVE": 500,
+    # Connections waiting for a request, all addresses together: new ones, and kept-alive ones after an answer,
+    # until their next request has arrived whole (a WebSocket, or a request being served, never waits). A
+    # flood's idle connections end all at once (its client lets go, or they reach IDLE_TIMEOUT together) and
+    # the event loop closes each ahead of everyone else: 19,500 took it over a second; this many, tens of
+    # milliseconds. Past it, a connection that starts to wait takes the place of the oldest waiting connection
+    # of the address with the most waiting (web/admission.py), closed unanswered: it had sent no whole request,
+    # and a browser reopens a kept-alive connection it finds closed. A trusted proxy's connections do not count.
+    "WAITING_CONNECTIONS": 2000,
 
     # -- budgets (the `limits` library's storage: memory, or Redis when RATELIMIT_STORAGE_URI names one) --
     "RATELIMIT_ENABLED": True,

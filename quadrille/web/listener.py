@@ -1,17 +1,22 @@
 """The HTTP listener of the one process: it holds alone on the open internet, without a proxy in front.
 
 gevent's WSGIServer (and eventlet.wsgi) would wait forever for a request that never comes or never ends, and
-serve a request cut off in the middle of its headers as if it were complete. Here, for both async modes:
+serve a request cut off in the middle of its headers as if it were complete. Here, for both async modes (gevent
+below, eventlet in web/eventlet_listener.py):
 
 - **At accept**, before a byte is read, `ConnectionGate` (web/admission.py) refuses an address past its cap of
   open connections, and near the descriptor limit cuts the newest connection of the address that holds the most.
+  At most ACCEPTS_IN_A_ROW connections are accepted (or refused) in one turn of the event loop.
+- **Waiting**: a connection that waits for a request (new, or kept alive after an answer) waits in the hub,
+  without a greenlet (web/waiting_room.py), and counts against the gate's cap on waiting connections
+  (WAITING_CONNECTIONS: past it, the oldest waiting connection of the address with the most waiting is closed).
+  A handler is started when a request begins to arrive; the connection waits no more once it has arrived whole.
   A trusted proxy's connections (web/security.py's ProxyTrust: TRUSTED_PROXIES, or a peer on a Unix socket)
   are not capped: its clients are many.
 - **Unix sockets** (`app.py --unix-socket`, for a proxy on the same machine) are served the same way: the same
   timeouts, whole requests only. Their peer has no address; its REMOTE_ADDR is empty (UNIX_SOCKET_PEER).
-- **Idle**: a connection waits at most IDLE_TIMEOUT (and up to a quarter more, so that a flood's connections do
-  not all close in one instant) for the first byte of its next request (after it opened, or after its last
-  answer), then closes.
+- **Idle**: a connection waits at most IDLE_TIMEOUT (and up to a quarter more: the waiting room's sweep closes
+  them a few at a time) for the first byte of its next request (after it opened, or after its last answer).
 - **Headers**: from that first byte, the request line and every header must arrive within HEADER_TIMEOUT, and
   end with the empty line: a connection that stalls, or closes, before that is closed unanswered.
 - **Body**: a request body is read whole (at most MAX_CONTENT_LENGTH) before the application runs, within
@@ -31,11 +36,12 @@ import time
 from dataclasses import dataclass
 from functools import partial
 
-from .admission import ConnectionGate, Ticket
+from .admission import ConnectionGate
 from .security import UNIX_SOCKET_PEER, ProxyTrust
+from .waiting_room import GeventLoop, Peer, WaitingRoom, next_request_begun, shut
 from .whole_requests import HEAD_TOO_LARGE, TOO_LARGE, TooLarge, receive_body, receive_head, refusal
 
-REFUSALS_IN_A_ROW = 16  # connections accepted (or refused) in a row before the event loop serves everyone else
+ACCEPTS_IN_A_ROW = 16  # connections accepted (or refused) in a row before the event loop serves everyone else
 
 
 @dataclass(frozen=True)
@@ -54,18 +60,9 @@ class ConnectionLimits:
     def from_config(cls, config) -> "ConnectionLimits":
         return cls(config["HEADER_TIMEOUT"], config["IDLE_TIMEOUT"], config["TRANSFER_TIMEOUT"],
                    config["MAX_CONTENT_LENGTH"],
-                   ConnectionGate(config["TCP_CONNECTIONS_PER_ADDRESS"], config["DESCRIPTOR_RESERVE"]),
+                   ConnectionGate(config["TCP_CONNECTIONS_PER_ADDRESS"], config["DESCRIPTOR_RESERVE"],
+                                  config["WAITING_CONNECTIONS"]),
                    ProxyTrust.from_config(config))
-
-
-class Peer(tuple):
-    """A client's (host, port), as the WSGI servers expect it, carrying its connection's ticket. Two peers are
-    never equal: every Unix socket peer is ("", 0), and eventlet.wsgi keeps its connections by peer."""
-
-    ticket: Ticket
-    __eq__ = object.__eq__
-    __ne__ = object.__ne__
-    __hash__ = object.__hash__
 
 
 def abort(sock) -> None:
@@ -77,19 +74,11 @@ def abort(sock) -> None:
         pass
 
 
-def cut(sock) -> None:
-    """End an admitted connection from outside its handler: whatever it waits for sees the end of the stream."""
-    try:
-        sock.shutdown(socket.SHUT_RDWR)
-    except OSError:
-        pass
-
-
 def admit(limits: ConnectionLimits, sock, address) -> Peer | None:
     """The peer of an accepted socket with its ticket, or None (the socket is then closed, unread). A Unix
     socket's peer (its address is not a (host, port)) is ("", 0)."""
     host = address[0] if isinstance(address, tuple) else UNIX_SOCKET_PEER
-    ticket = limits.gate.admit(host, partial(cut, sock), proxy=limits.proxies.trusts(host))
+    ticket = limits.gate.admit(host, partial(shut, sock), proxy=limits.proxies.trusts(host))
     if ticket is None:
         abort(sock)
         return None
@@ -137,8 +126,16 @@ def gevent_server(sock, app, limits: ConnectionLimits):
 
     class Handler(WSGIHandler):
         head: bytes | None = b""
+        requests = 0  # read by this handler (started when the connection's next request began to arrive)
 
         def read_requestline(self):
+            if self.requests:  # a kept-alive connection, after an answer
+                limits.gate.waiting(self.client_address.ticket)
+                if not next_request_begun(self.socket, self.rfile):
+                    self.client_address.parking = True  # do_close parks it in the waiting room
+                    self.socket = None                  # which gevent's handle() then leaves open
+                    return ""
+            self.requests += 1
             received = receive_head(self.rfile, Timeout, limits)
             if received is None:
                 return ""  # nothing to serve: the connection closes
@@ -158,6 +155,7 @@ def gevent_server(sock, app, limits: ConnectionLimits):
 
         def handle_one_response(self):
             if self._take_body():
+                limits.gate.serving(self.client_address.ticket)  # it has arrived whole: it waits no more
                 super().handle_one_response()
             else:
                 self.close_connection = True
@@ -203,140 +201,30 @@ def gevent_server(sock, app, limits: ConnectionLimits):
                     self.close_connection = True
 
     class Server(WSGIServer):
+        """Accepts in the hub, parks what it admits in the waiting room, which starts a handler (do_handle) when
+        a request begins to arrive."""
+
         def do_read(self):
-            for _ in range(REFUSALS_IN_A_ROW):  # refused connections are closed here, a few at a time
+            for _ in range(ACCEPTS_IN_A_ROW):
                 accepted = super().do_read()
                 if accepted is None:
                     return None
                 peer = admit(limits, *accepted)
                 if peer is not None:
-                    return accepted[0], peer
+                    room.park(accepted[0], peer)
             return None  # the rest of a flood waits for the next turn of the loop: everyone else goes first
 
         def do_close(self, sock, peer):
+            if peer.parking:  # its handler is done, and the connection waits for its next request
+                room.park(sock, peer)
+                return
             limits.gate.release(peer.ticket)
             sock.close()
 
-    return Server(sock, app, log=None, error_log=ServerErrorLog(), handler_class=Handler)
+        def close(self):
+            super().close()
+            room.close()
 
-
-# -- eventlet ----------------------------------------------------------------------------------------
-class GatedListener:
-    """eventlet.wsgi's listening socket, with the gate at accept: refused connections never reach the server."""
-
-    def __init__(self, sock, limits: ConnectionLimits):
-        self._sock, self._limits = sock, limits
-        self._accepted = 0
-
-    def __getattr__(self, name):
-        return getattr(self._sock, name)
-
-    def accept(self):
-        import errno
-
-        import eventlet
-        while True:
-            self._accepted += 1
-            if self._accepted % REFUSALS_IN_A_ROW == 0:
-                eventlet.sleep(0)  # a flood of connections waits its turn: everyone else goes first
-            try:
-                client, address = self._sock.accept()
-            except OSError as exc:
-                if exc.errno in (errno.EMFILE, errno.ENFILE):  # out of descriptors: eventlet.wsgi would stop
-                    eventlet.sleep(0.1)
-                    continue
-                raise
-            peer = admit(self._limits, client, address)
-            if peer is not None:
-                return client, peer
-
-
-def eventlet_protocol(limits: ConnectionLimits):
-    """eventlet.wsgi's request handler with the same rules as gevent's above."""
-    import eventlet
-    from eventlet import wsgi
-
-    error_log = ServerErrorLog()
-
-    class Protocol(wsgi.HttpProtocol):
-        head: bytes | None = b""
-
-        def log_message(self, format, *args):  # the standard library's error lines, as gevent's (ServerErrorLog)
-            error_log.write(f"(from {self.client_address[0]}) {format % args}")
-
-        def send_error(self, code, message=None, explain=None):  # a JSON answer with the security headers
-            phrase = self.responses.get(code, ("Error",))[0]
-            self.log_error("code %d, message %s", code, message)
-            self.close_connection = 1
-            try:
-                self.wfile.write(refusal(f"{code} {phrase}", "bad-request", "That request could not be read."))
-            except OSError:
-                pass
-
-        def _read_request_line(self):
-            if self.rfile.closed:
-                self.close_connection = 1
-                return b""
-            received = receive_head(self.rfile, eventlet.Timeout, limits)
-            if received is None:
-                self.close_connection = 1
-                return b""
-            line, self.head = received
-            return line
-
-        def parse_request(self):
-            if self.head is None:
-                self.wfile.write(refusal(*HEAD_TOO_LARGE))
-                self.close_connection = 1
-                return False
-            stream, self.rfile = self.rfile, io.BytesIO(self.head)
-            try:
-                return super().parse_request()
-            finally:
-                self.rfile = stream
-
-        def handle_one_response(self):
-            if self._take_body():
-                super().handle_one_response()
-            else:
-                self.close_connection = 1
-
-        def _take_body(self) -> bool:
-            environ = self.environ
-            if environ.get("HTTP_UPGRADE", "").lower() == "websocket":
-                self.connection.settimeout(None)
-                return True
-            self.connection.settimeout(limits.transfer_timeout)
-            stream = environ["eventlet.input"]
-            chunked, length = stream.chunked_input, stream.content_length or 0
-            if not chunked and not length:
-                return True
-            try:
-                if length > limits.max_body:
-                    raise TooLarge("the body is too large")
-                body = receive_body(stream, length, chunked, limits, eventlet.Timeout)
-            except TooLarge:
-                self._refuse(*TOO_LARGE)
-                return False
-            if body is None:
-                return False
-            environ["wsgi.input"] = environ["eventlet.input"] = wsgi.Input(io.BytesIO(body), len(body),
-                                                                          self.connection)
-            environ["CONTENT_LENGTH"] = str(len(body))
-            environ.pop("HTTP_TRANSFER_ENCODING", None)
-            return True
-
-        def _refuse(self, status: str, error: str, reason: str) -> None:
-            try:
-                self.wfile.write(refusal(status, error, reason, self.environ.get("PATH_INFO", "/")))
-                self.wfile.flush()
-            except OSError:
-                pass
-
-        def finish(self):
-            try:
-                super().finish()
-            finally:
-                limits.gate.release(self.client_address.ticket)
-
-    return Protocol
+    room = WaitingRoom(limits.gate, limits.idle_timeout, GeventLoop(), lambda *peer: server.do_handle(*peer))
+    server = Server(sock, app, log=None, error_log=ServerErrorLog(), handler_class=Handler)
+    return server

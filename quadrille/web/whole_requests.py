@@ -9,7 +9,6 @@ last chunk), each within its deadline; only then do the servers' own parsers see
 from __future__ import annotations
 
 import json
-import random
 
 from .security import security_headers
 
@@ -31,14 +30,11 @@ class TooLarge(Exception):
 # -- reading a request whole ------------------------------------------------------------------------
 def receive_head(rfile, timeout, limits) -> tuple[bytes, bytes | None] | None:
     """The request line and the header block (ending with its empty line), each as sent, or None when the
-    connection is to close unanswered: it stayed idle, stalled in its head, or ended before the head did.
+    connection is to close unanswered: it stalled in its head, or ended before the head did. It is called once
+    the request has begun to arrive (the listener's waiting room waited for that, within IDLE_TIMEOUT).
     The header block is None when the head is too large (the server answers that). `timeout`: the async mode's
     Timeout class (gevent's or eventlet's), used as `with timeout(seconds, exception)`."""
     try:
-        # A little jitter: connections opened together (a flood) do not all time out in the same instant.
-        with timeout(limits.idle_timeout * (1 + random.random() / 4), Stalled):
-            if not rfile.peek(1):
-                return None  # closed between requests: nothing to answer
         with timeout(limits.header_timeout, Stalled):
             line = rfile.readline(MAX_REQUEST_LINE)
             if len(line) >= MAX_REQUEST_LINE:

@@ -44,6 +44,20 @@ def connect(url: str, address: str) -> socket.socket:
     return sock
 
 
+def opened_or_refused(open_one):
+    """A connection from `open_one()`, or None if the server refused it before connect() returned: on a busy
+    machine the client may wake up only after the server has accepted the connection and reset it (its cap)."""
+    try:
+        return open_one()
+    except ConnectionResetError:
+        return None
+
+
+def refused_at_once(held: list) -> list:
+    """Those of `held` (from opened_or_refused) that the server closed though nothing was sent on them."""
+    return [s for s in held if s is None or closed_by_server(s)]
+
+
 def readable(sock: socket.socket, wait: float) -> bool:
     poller = select.poll()  # not select(): the attacks hold descriptors past select's 1,024
     poller.register(sock, select.POLLIN)
@@ -143,18 +157,18 @@ def test_an_idle_connection_is_closed_and_a_websocket_keeps_its_ping(target, vic
 # -- the cap per address ------------------------------------------------------------------------------
 def test_connections_past_the_cap_of_an_address_are_refused_before_any_http(target, victim):
     def open_too_many(url, count):
-        held = [connect(url, ATTACKER) for _ in range(count)]
+        held = [opened_or_refused(partial(connect, url, ATTACKER)) for _ in range(count)]
         time.sleep(1.0)
-        refused = [s for s in held if closed_by_server(s)]  # closed though nothing was sent on them
+        refused = refused_at_once(held)
         kept = [s for s in held if s not in refused]
         served = 0
-        for sock in refused[:20] + kept[:20]:
+        for sock in [s for s in refused if s][:20] + kept[:20]:
             try:
                 sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
                 served += read_response(sock).startswith(b"HTTP/1.1 200")
             except OSError:
                 pass
-        for sock in held:
+        for sock in filter(None, held):
             sock.close()
         return {"refused": len(refused), "kept": len(kept), "served": served}
 
@@ -192,15 +206,15 @@ def connect_unix(path) -> socket.socket:
 def hold_many(open_one, count: int) -> dict:
     """Open `count` connections with `open_one()`, see which the server closed unread, ask for /api/health on a
     few of those it kept, and close them all."""
-    held = [open_one() for _ in range(count)]
+    held = [opened_or_refused(open_one) for _ in range(count)]
     time.sleep(1.0)
-    refused = [s for s in held if closed_by_server(s)]
+    refused = refused_at_once(held)
     kept = [s for s in held if s not in refused]
     served = 0
     for sock in kept[:10]:
         sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
         served += read_response(sock).startswith(b"HTTP/1.1 200")
-    for sock in held:
+    for sock in filter(None, held):
         sock.close()
     return {"refused": len(refused), "kept": len(kept), "served": served}
 
@@ -325,44 +339,31 @@ def test_thousands_of_idle_connections_leave_room_for_a_new_address(crowded):
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
 
 
-# -- how addresses are counted ------------------------------------------------------------------------
-def test_an_ipv6_client_is_its_64_and_an_ipv4_client_its_address():
-    from quadrille.infra.addresses import address_key
-    assert address_key("203.0.113.7") == "203.0.113.7"
-    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:ffff:1:2:3") == "2001:db8:1:2::/64"
-    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
-    assert address_key("::ffff:203.0.113.7") == "203.0.113.7"  # IPv4 on a dual-stack socket
-    assert address_key("fe80::1%eth0") == "fe80::/64"
-    assert address_key("?") == "?"
+# -- idle connections from many addresses, ending together ---------------------------------------------------
+# The review's shape (30 addresses, each under its cap of 700) scaled to 12,000 connections, which the test's
+# attacker holds in one process; bench/attacks.py's idle-30 replays the whole 21,000.
+FLOOD = [f"127.0.0.{100 + k}" for k in range(30)]
+FLOOD_EACH = 400
 
 
-def test_the_gate_cuts_the_newest_connection_of_the_address_holding_the_most():
-    from quadrille.web.admission import ConnectionGate
-    cut = []
-    gate = ConnectionGate(per_address=None, reserve=0, limit=lambda: 6)
-    tickets = {name: [gate.admit(address, lambda n=name, i=i: cut.append((n, i))) for i in range(count)]
-               for name, address, count in (("many", "2001:db8::1", 4), ("some", "192.0.2.1", 2))}
-    assert gate.descriptors == 6 and not cut
-    # At the ceiling: the address holding the most waits; another is let in in place of its newest connection.
-    assert gate.admit("2001:db8::2", lambda: None) is None  # the same /64 as "many"
-    assert gate.admit("192.0.2.9", lambda: None) is not None and cut == [("many", 3)]
-    gate.release(tickets["many"][3])  # its handler closes it: already forgotten
-    assert gate.descriptors == 6 and gate.held_by("2001:db8::7") == 3
+@pytest.fixture(params=ASYNC_MODES)
+def flooded(request, tmp_path):
+    """A server at the default settings (its timeouts, caps and WAITING_CONNECTIONS), but the victim's budget."""
+    proc = ServerProcess(tmp_path / "flooded.db", request.param, settings=VICTIM_BUDGET).start()
+    yield proc
+    proc.stop()
 
 
-def test_the_gate_spares_the_proxy_and_never_cuts_its_connections():
-    from quadrille.web.admission import ConnectionGate
-    cut = []
-    gate = ConnectionGate(per_address=2, reserve=0, limit=lambda: 6)
-    proxied = [gate.admit("", lambda i=i: cut.append(("proxy", i)), proxy=True) for i in range(4)]
-    assert all(proxied) and gate.descriptors == 4  # past the cap of 2: the proxy is no address
-    direct = [gate.admit("192.0.2.1", lambda i=i: cut.append(("direct", i))) for i in range(3)]
-    assert direct[2] is None and gate.descriptors == 6  # a direct client is capped
-    # At the ceiling the proxy's new connection takes the place of the direct client's newest, never another
-    # of its own; with no direct connection left to cut, it waits.
-    assert gate.admit("", lambda: None, proxy=True) is not None and cut == [("direct", 1)]
-    assert gate.admit("", lambda: None, proxy=True) is not None and cut == [("direct", 1), ("direct", 0)]
-    assert gate.admit("", lambda: None, proxy=True) is None and gate.descriptors == 6
-    assert gate.admit("192.0.2.9", lambda: None) is None  # a newcomer finds nothing but the proxy's: it waits
-    gate.release(proxied[0])
-    assert gate.descriptors == 5 and gate.admit("192.0.2.9", lambda: None) is not None
+def test_idle_connections_from_many_addresses_ending_together_stall_nobody(flooded):
+    """12,000 connections that send nothing, from 30 addresses, reopened as the server closes them, then let go
+    all at once: the event loop used to close every one of them, each by waking its own greenlet, ahead of the
+    victim's frames (the waves of idle timeouts, then the attacker's letting go: 0.5-1 s)."""
+    victim = Victim(flooded.url)
+    holding = multiprocessing.get_context("fork").Event()
+    try:
+        result = run_attack(victim, hold_idle, flooded.url, FLOOD, FLOOD_EACH, holding, 8.0)
+        victim.probe_while(lambda: False, at_least=len(victim.round_trips) + 10)  # the last ones close meanwhile
+    finally:
+        victim.close()
+    assert result["opened"] >= len(FLOOD) * FLOOD_EACH, result
+    assert victim.worst_ms < WORST_ROUND_TRIP_MS, sorted(victim.round_trips)[-10:]
