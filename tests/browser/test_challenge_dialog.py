@@ -55,7 +55,8 @@ def test_a_towers_challenge_through_the_dialog_in_words_and_at_once_to_the_game(
     inbox = bob.inner_text("#incoming")
     assert f"{challenger} challenges you to Towers · {WORDS} · casual · {challenger} moves first" in inbox
     assert "size 5" not in inbox
-    assert WORDS in ann.inner_text("#outgoing")
+    # the challenger's list is fetched again after "Challenge sent": wait for it rather than read it at once
+    ann.wait_for_function("words => document.getElementById('outgoing').textContent.includes(words)", arg=WORDS)
     shoot(bob, "inbox")
 
     # Accepted: both are at the game, the challenger at once (over Socket.IO), moving first.

@@ -90,7 +90,7 @@ def test_a_private_invite_a_stranger_the_friend_signals_take_backs_and_a_claim_a
     cat.goto(f"{live_server.url}/m/{match}")
     cat.wait_for_function("document.getElementById('match').dataset.version !== undefined")
     wait_seats(cat, "")
-    cat.wait_for_function("document.getElementById('message').textContent.includes('private')")
+    cat.wait_for_function("document.getElementById('message').textContent.includes('Only the invited friend may join')")
     assert not cat.is_visible("#join")
     ack = cat.evaluate("m => new Promise(r => window.quadrilleSocket.emit('claim', {match: m, invite: 'guess'}, r))",
                        match)
