@@ -136,6 +136,10 @@ class WaitingRoom:
         ticket = parked.peer.ticket
         ticket.cut = _nothing  # and the ticket no longer holds the parked connection (a cycle)
         self._gate.release(ticket)
+        # Shut down first: close() alone leaves the descriptor open while a file object its last handler made
+        # still refers to the socket (gevent counts them), and a client that sends its next request on it then
+        # waits for ever, where the end of the stream makes it open a new connection.
+        shut(parked.sock)
         try:
             parked.sock.close()
         except OSError:
