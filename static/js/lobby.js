@@ -7,16 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const MODE_WORDS = { online: "online", local: "on one screen", ai: "against the computer" };
 
-  async function api(path, body) {
-    const response = await fetch(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({ error: "bad-response", reason: "The server answered oddly." }));
-    if (!response.ok) throw answer;
-    return answer;
-  }
+  const api = window.QuadrilleNewGame.api;  // one JSON call for the dialog and the lobby (new-game.js)
 
   function enter(created) {
     Tokens.remember(created);

@@ -199,5 +199,5 @@
     return { dialog, data, open, mode, readOptions, readClock, readSide, showError, busy };
   }
 
-  window.QuadrilleNewGame = { mount };
+  window.QuadrilleNewGame = { mount, api };  // api: the pages that mount the dialog call the server with it too
 })();
