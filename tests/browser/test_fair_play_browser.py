@@ -65,7 +65,8 @@ def test_a_match_page_marks_account_seats_and_isolates_every_name(live_server, n
         {to: 'eve', game: 'trails', options: {size: 5}, first: 'challenger'}))""")
     match = eve.post(f"{server.url}/api/challenges/{made['challenge']}/accept",
                      headers={"X-CSRFToken": eve_answer["csrf"]}).json()["match"]
-    dora.goto(f"{server.url}/m/{match}")
+    # Dora waits on /me: an accepted challenge takes the challenger to the game at once (a goto would race it).
+    dora.wait_for_url(f"**/m/{match}")
     wait_seats(dora, "1")
     dora.wait_for_selector("#seats li[data-seat='2'] .account-mark")
     seat = dora.locator("#seats li[data-seat='2']")
