@@ -4,20 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quadrille import create_app
 from tests.conftest import stored_matches
-
-
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database})
-    yield app
-    app.extensions["quadrille.storage"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def create(client, **body):
