@@ -11,8 +11,8 @@ import pytest
 import ai
 import games
 from games.base import DEFAULT_MOVE_LIMIT, Board, Game, Option
-from tests import gamma_suites as suites
-from tests.conftest import SHARED, read_jsonl
+from tests.support import gamma_suites as suites
+from tests.support.paths import SHARED, read_jsonl
 
 SEAT = {"B": 1, "T": 2}
 

@@ -215,7 +215,8 @@ def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_pa
     get its STATE at once, in case a broadcast skipped them meanwhile."""
     import redis
     import requests
-    from tests.conftest import ServerProcess, wait_until
+    from tests.support.servers import ServerProcess
+    from tests.support.waiting import wait_until
     prefix = f"test-{uuid.uuid4().hex}:"
     server = ServerProcess(tmp_path / "lapse.db", settings={"CLUSTER_PREFIX": prefix, "PRESENCE_TTL": 0.6},
                            queue=redis_url).start()
@@ -242,7 +243,8 @@ def test_a_move_that_no_broadcast_brought_reaches_a_new_watcher_once_every_answe
     has expired. Here the move comes from a process outside the message queue on the same database, so no
     broadcast ever brings it: the watcher gets it from that resend, AUDIENCE_TTL after it joined."""
     import requests
-    from tests.conftest import ServerProcess, wait_until
+    from tests.support.servers import ServerProcess
+    from tests.support.waiting import wait_until
     prefix, ttl = f"test-{uuid.uuid4().hex}:", 1.0
     db = tmp_path / "shared.db"
     watched = ServerProcess(db, settings={"CLUSTER_PREFIX": prefix, "AUDIENCE_TTL": ttl}, queue=redis_url).start()

@@ -21,7 +21,7 @@ from tests.platform.test_storage import REVISIONS
 
 AFTER_0005 = REVISIONS[REVISIONS.index("0005") + 1:]  # 0006, 0007 and what came after them
 from quadrille.infra.storage import Storage, make_engine, database_url, matches_table, seats_table
-from tests.conftest import wait_until
+from tests.support.waiting import wait_until
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.2.db"
 TRAILS, TOWERS = "mu_sQVSM", "_3xqCz76"
@@ -68,7 +68,8 @@ def test_a_database_of_the_previous_release_is_upgraded_in_place_at_start_up(rel
     again.close()
 
 
-def test_0006_upgrades_a_0005_database_in_place_on_both_databases(database):
+def test_0006_upgrades_a_0005_database_in_place_on_both_databases(empty_database):
+    database = empty_database
     engine = make_engine(database_url(database))
     assert migrate.upgrade(engine, "0005") == ["0001", "0002", "0003", "0004", "0005"]
     now = time.time()
