@@ -67,7 +67,7 @@ def stored_matches(storage) -> int:
     that check that a refused request created nothing."""
     from sqlalchemy import func, select
 
-    from quadrille.infra.storage import matches_table
+    from quadrille.infra.schema import matches_table
     with storage.engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(matches_table)).scalar_one()
 

@@ -15,7 +15,7 @@ from quadrille.errors import ServiceError
 from quadrille.infra.leases import MemoryLeases, RedisLeases
 from quadrille.infra.limits import Budgets
 from quadrille.infra.presence import RedisPresence
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.infra.timers import MemoryTimers, RedisTimers
 from quadrille.matches import MatchService
 

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from quadrille import create_app
-from quadrille.infra.player_tables import challenges_table, rated_matches_table, ratings_table
+from quadrille.infra.schema import challenges_table, rated_matches_table, ratings_table
 from quadrille.ratings.glicko2 import Rating, rate
 from tests.conftest import stored_matches
 

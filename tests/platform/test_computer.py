@@ -11,7 +11,7 @@ import pytest
 from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
 from quadrille.matches import MatchService
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from tests.conftest import stored_matches, wait_until
 
 

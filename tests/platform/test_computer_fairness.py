@@ -15,7 +15,7 @@ from quadrille.computer import ComputerPlayers
 from quadrille.computer.quota import MatchQuota
 from quadrille.errors import ServiceError
 from tests.conftest import stored_matches
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 from tests.conftest import wait_until
 from tests.platform.test_computer import start_task

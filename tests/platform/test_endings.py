@@ -11,7 +11,7 @@ import pytest
 
 from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 from tests.conftest import wait_until
 

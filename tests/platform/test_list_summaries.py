@@ -12,7 +12,7 @@ from sqlalchemy import update
 
 from quadrille import create_app
 from quadrille.guide.option_words import describe
-from quadrille.infra.storage import matches_table
+from quadrille.infra.schema import matches_table
 
 
 def entry_from_state(state: dict, mine: list[int], updated: float) -> dict:

@@ -6,7 +6,7 @@ import pytest
 
 from quadrille.errors import ServiceError
 from quadrille.infra.presence import Presence
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 
 

@@ -10,8 +10,8 @@ from sqlalchemy import select, text
 
 from quadrille import create_app
 from quadrille.infra import migrate
-from quadrille.infra.player_tables import rating_history_table
-from quadrille.infra.storage import database_url, make_engine
+from quadrille.infra.schema import rating_history_table
+from quadrille.infra.engine import database_url, make_engine
 from quadrille.ratings.glicko2 import Rating, rate
 
 from tests.platform.test_challenges import Player, play_to_the_end
