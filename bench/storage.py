@@ -20,7 +20,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from quadrille.infra.storage import EventRow, MatchRow, SeatRow, Storage  # noqa: E402
+from quadrille.matches.store import EventRow, MatchRow, SeatRow, Storage  # noqa: E402
 
 
 def new_match(i: int, events: int, at: float) -> MatchRow:

@@ -32,7 +32,7 @@ from .computer.quota import MatchQuota, RedisMatchQuota
 from .infra.leases import MemoryLeases, RedisLeases
 from .infra.limits import Audiences, Budgets
 from .infra.presence import MemoryPresence, RedisPresence
-from .infra.storage import Storage
+from .matches.store import Storage
 from .infra.timers import MemoryTimers, RedisTimers
 from .matches import MatchService
 from .settings import DEFAULTS

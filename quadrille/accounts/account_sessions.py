@@ -22,7 +22,7 @@ from typing import Callable
 
 from sqlalchemy import delete, insert, select, update
 
-from ..infra.player_tables import account_sessions_table, accounts_table
+from ..infra.schema import account_sessions_table, accounts_table
 from ..infra.tokens import hash_token, well_formed
 
 TOUCH_EVERY = 300.0

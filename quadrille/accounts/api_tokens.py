@@ -14,7 +14,7 @@ from typing import Callable
 from sqlalchemy import delete, func, insert, select, update
 
 from ..errors import ServiceError, bad_request
-from ..infra.player_tables import accounts_table, api_tokens_table
+from ..infra.schema import accounts_table, api_tokens_table
 from ..infra.tokens import hash_token, well_formed
 
 PREFIX = "qbt_"            # so that a Bearer token says which kind it is (and log scanners find it)

@@ -9,7 +9,7 @@
    once it has been away for the disconnect timeout, as with any player who left.
 2. Then, in one transaction: its sessions, API tokens, list of matches and rating history go, the services
    beside this one forget it (`forgetters`: its ratings, its pending challenges), and the account row goes.
-   Its id is never given to another account (player_tables.py), and rated_matches keep it, so the games it
+   Its id is never given to another account (infra/schema.py), and rated_matches keep it, so the games it
    played stay rated for its opponents.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Callable, Iterable
 from sqlalchemy import delete
 
 from ..errors import ServiceError
-from ..infra.player_tables import account_matches_table, accounts_table, rating_history_table
+from ..infra.schema import account_matches_table, accounts_table, rating_history_table
 
 DELETED = "deleted player"
 

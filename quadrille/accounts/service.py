@@ -31,8 +31,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError, bad_request
-from ..infra.player_tables import account_matches_table, accounts_table
-from ..infra.storage import matches_table
+from ..infra.schema import account_matches_table, accounts_table, matches_table
 from ..infra.tokens import well_formed
 from . import deletion
 from .account_sessions import Sessions

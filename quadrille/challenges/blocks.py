@@ -12,7 +12,7 @@ import time
 from sqlalchemy import delete, func, insert, or_, select
 
 from ..errors import ServiceError, bad_request
-from ..infra.player_tables import accounts_table, blocks_table
+from ..infra.schema import accounts_table, blocks_table
 
 MAX_BLOCKS = 500  # accounts one player may block: a list a page can show
 

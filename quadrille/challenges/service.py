@@ -30,7 +30,7 @@ import games
 
 from ..errors import ServiceError, bad_request
 from ..guide import option_words
-from ..infra.player_tables import challenge_invitees_table, challenges_table
+from ..infra.schema import challenge_invitees_table, challenges_table
 from ..matches import MatchService
 from ..matches.sides import creator_seat
 from .blocks import Blocks

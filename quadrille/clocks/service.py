@@ -27,7 +27,7 @@ import time
 from typing import Callable
 
 from ..infra.background import repeat
-from ..infra.storage import Storage
+from ..infra.database import Database
 from ..infra.timers import MemoryTimers
 from .control import Bounds, TimeControl, parse_time_control
 from .results import flag_result
@@ -39,7 +39,7 @@ log = logging.getLogger("quadrille")
 
 
 class Clocks:
-    def __init__(self, storage: Storage, clock: Callable[[], float] = time.time, timers=None,
+    def __init__(self, storage: Database, clock: Callable[[], float] = time.time, timers=None,
                  bounds: Bounds | None = None, beat_interval: float = 1.0,
                  spawn: Callable | None = None, sleep: Callable[[float], None] | None = None):
         self.clock = clock

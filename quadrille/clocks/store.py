@@ -1,5 +1,5 @@
-"""The clocks' rows in storage (infra/storage.py's `clocks` and `clock_beat` tables): each clocked match's
-running deadline, and the servers' heartbeat."""
+"""The clocks' SQL (infra/schema.py's `clocks` and `clock_beat` tables): each clocked match's running
+deadline, and the servers' heartbeat."""
 from __future__ import annotations
 
 import json
@@ -7,11 +7,12 @@ import json
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..infra.storage import Storage, clock_beat_table, clocks_table
+from ..infra.database import Database
+from ..infra.schema import clock_beat_table, clocks_table
 
 
 class ClockStore:
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Database):
         self.engine = storage.engine
         self.reading = storage.reading  # a connection for reads only
 

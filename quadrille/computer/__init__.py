@@ -1,4 +1,4 @@
-"""Computer players: the pool of worker processes (players.py) and the worker process itself (worker.py)."""
-from .players import ComputerPlayers
+"""Computer players: the pool of worker processes (pool.py) and the worker process itself (worker.py)."""
+from .pool import ComputerPlayers
 
 __all__ = ["ComputerPlayers"]

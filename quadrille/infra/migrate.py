@@ -1,6 +1,6 @@
 """Schema migrations: Alembic, with the revisions in quadrille/infra/migrations/versions/.
 
-Storage applies them when it opens a database (`upgrade(engine)`), so a server always runs on the schema its
+Opening a database (database.py) applies them (`upgrade(engine)`), so a server always runs on the schema its
 code expects. An operator can run them by hand too, e.g. before starting a new release:
 
     python -m quadrille.infra.migrate --db quadrille.db              # upgrade to the newest revision
@@ -29,13 +29,15 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine
 
+from .engine import make_engine
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 RELEASE = "0001"                                # the schema of the release that had no migrations
 RELEASE_TABLES = {"matches", "seats", "events"}
 PG_LOCK = 0x5175616472696C6C                    # "Quadrill": serialises concurrent upgrades on PostgreSQL
 
 log = logging.getLogger("quadrille.migrate")
-# Alembic says at INFO what it is about to do ("Context impl SQLiteImpl.") each time Storage opens a database;
+# Alembic says at INFO what it is about to do ("Context impl SQLiteImpl.") each time a database is opened;
 # start-up logs its own line when it migrates. Quieter by default; the command line below, or an operator's own
 # logging settings, can raise it again.
 for _name in ("alembic.runtime.migration", "alembic.runtime.plugins"):
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     new = commands.add_parser("revision", help="a new revision file in quadrille/infra/migrations/versions")
     new.add_argument("-m", "--message", required=True)
     new.add_argument("--autogenerate", action="store_true",
-                     help="fill it in from the differences between the database and storage.metadata")
+                     help="fill it in from the differences between the database and schema.metadata")
     args = parser.parse_args(argv)
     if args.command is None:
         args = parser.parse_args([*(argv if argv is not None else sys.argv[1:]), "upgrade"])
@@ -131,7 +133,6 @@ def main(argv: list[str] | None = None) -> None:
     if name == "upgrade" and args.sql:
         command.upgrade(config(url=url), args.revision, sql=True)
         return
-    from .storage import make_engine
     engine = make_engine(url)
     try:
         if name == "upgrade":

@@ -21,7 +21,7 @@ import json
 from sqlalchemy import select
 
 from ..accounts.service import SEAT_KEY_PREFIX  # an account's seat key begins so; no other token does
-from ..infra.player_tables import account_matches_table, accounts_table
+from ..infra.schema import account_matches_table, accounts_table
 
 
 def load(storage, match_id: str) -> set[int]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hmac
 
 from ..errors import ServiceError, bad_request
-from ..infra.storage import LISTED, VISIBILITIES
+from .store import LISTED, VISIBILITIES
 from ..infra.tokens import hash_token, new_token, well_formed
 
 __all__ = ["LISTED", "VISIBILITIES", "new_invite", "visibility_for", "check_claim", "invite_link"]

@@ -22,7 +22,7 @@ import time
 
 from sqlalchemy import func, select, true, update
 
-from ..infra.storage import clocks_table, events_table, matches_table, seats_table
+from ..infra.schema import clocks_table, events_table, matches_table, seats_table
 from .pacing import Pacer
 
 SWEEP_KEY = "retention:sweep"

@@ -24,7 +24,7 @@ from ..clocks import Clocks, ClockState
 from ..catalog import level_name
 from ..errors import ServiceError, bad_request, not_found
 from ..infra.presence import Presence
-from ..infra.storage import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
+from .store import Conflict, EventRow, MatchRow, RevisionMoved, SeatRow, Storage
 from ..infra.tokens import hash_token, new_token, seats_held
 from .. import names
 from . import holders, invites, resigning, summary

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import select
 
-from ..infra.player_tables import rated_matches_table, rating_history_table, ratings_table
+from ..infra.schema import rated_matches_table, rating_history_table, ratings_table
 from .glicko2 import DEFAULT_RATING, DEFAULT_RD
 from .standing import provisional
 

@@ -40,7 +40,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 import games
 
 from ..errors import ServiceError, bad_request
-from ..infra.player_tables import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
+from ..infra.schema import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
 from .glicko2 import Rating, rate
 from .match_ratings import MatchRatings, changes_of
 from .standing import LeaderboardRule, leaderboard, opponents_by_game, provisional

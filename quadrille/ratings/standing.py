@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from ..infra.player_tables import accounts_table, rated_matches_table, rating_history_table, ratings_table
+from ..infra.schema import accounts_table, rated_matches_table, rating_history_table, ratings_table
 
 PROVISIONAL_RD = 110  # lichess shows a rating with a "?" above this deviation
 DAY = 86_400.0

@@ -1,6 +1,6 @@
 """Who a request's client is, as every rule per address counts it: the budgets (web/rate_limits.py), the
 sockets' caps and budgets (web/sockets.py) and the owner of a match against the computer, whose matches
-COMPUTER_MATCHES_PER_ADDRESS caps and whose searches take turns with other owners' (computer/players.py).
+COMPUTER_MATCHES_PER_ADDRESS caps and whose searches take turns with other owners' (computer/pool.py).
 
 It is the address the request came from once a trusted proxy's X-Forwarded-For has been believed, or anyone
 else's dropped (web/security.py), keyed by infra/addresses.address_key: an IPv4 address is one client, an

@@ -12,7 +12,7 @@ from typing import Callable
 from flask import has_request_context
 from sqlalchemy import select
 
-from ..infra.player_tables import accounts_table
+from ..infra.schema import accounts_table
 from .sessions import current_account
 
 

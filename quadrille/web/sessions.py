@@ -28,7 +28,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError
-from ..infra.player_tables import site_keys_table
+from ..infra.schema import site_keys_table
 from .security import STATE_CHANGING
 
 csrf = CSRFProtect()

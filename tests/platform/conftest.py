@@ -19,7 +19,7 @@ import pytest
 
 from quadrille import create_app
 from quadrille.computer import ComputerPlayers
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 from tests.support.clock import Clock
 from tests.support.players import Player

@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import func, select
 
 from quadrille import create_app
-from quadrille.infra.player_tables import (account_matches_table, account_sessions_table, accounts_table,
+from quadrille.infra.schema import (account_matches_table, account_sessions_table, accounts_table,
                                            api_tokens_table, rating_history_table)
 from quadrille.web.sessions import SESSION_COOKIE
 

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from quadrille import create_app
 from quadrille.accounts.passwords import verify_or_dummy
-from quadrille.infra.player_tables import accounts_table, api_tokens_table
+from quadrille.infra.schema import accounts_table, api_tokens_table
 from quadrille.web.sessions import SESSION_COOKIE
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from quadrille.infra.player_tables import challenges_table, rated_matches_table, ratings_table
+from quadrille.infra.schema import challenges_table, rated_matches_table, ratings_table
 from quadrille.ratings.glicko2 import Rating, rate
 from tests.support.databases import stored_matches
 from tests.support.players import Player, play_to_the_end

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from quadrille.errors import ServiceError
-from quadrille.infra.storage import EventRow, Storage
+from quadrille.matches.store import EventRow, Storage
 from quadrille.matches import MatchService
 from quadrille.matches.checkpoint import Checkpoint
 

@@ -10,7 +10,7 @@ import redis
 from quadrille.clocks import Bounds, Clocks
 from quadrille.errors import ServiceError
 from quadrille.infra.presence import Presence
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.infra.timers import MemoryTimers, RedisTimers
 from quadrille.matches import MatchService
 from tests.support.databases import stored_matches

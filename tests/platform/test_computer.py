@@ -10,7 +10,7 @@ import pytest
 from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
 from quadrille.matches import MatchService
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from tests.support.databases import stored_matches
 from tests.support.tasks import start_task
 from tests.support.waiting import wait_until

@@ -18,7 +18,7 @@ PAGES = {
     "quadrille/matches/service.html": "The match service",
     "quadrille/clocks/service.html": "The clocks service",
     "quadrille/clocks/control.html": "parse_time_control",
-    "quadrille/infra/storage.html": "Storage of matches",
+    "quadrille/matches/store.html": "The matches' SQL",
     "quadrille/infra/timers.html": "fire_due",
 }
 

@@ -9,8 +9,8 @@ from sqlalchemy import select, text
 
 from quadrille import create_app
 from quadrille.infra import migrate
-from quadrille.infra.player_tables import accounts_table
-from quadrille.infra.storage import make_engine, database_url
+from quadrille.infra.schema import accounts_table
+from quadrille.infra.engine import make_engine, database_url
 
 
 def test_0010_gives_existing_accounts_their_look_alike_keys(empty_database):

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import update
 
 from quadrille.guide.option_words import describe
-from quadrille.infra.storage import matches_table
+from quadrille.infra.schema import matches_table
 
 
 def entry_from_state(state: dict, mine: list[int], updated: float) -> dict:

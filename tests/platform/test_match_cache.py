@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 from quadrille.matches.cache import MatchCache, match_weight
 

@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import select, text
 
 from quadrille.infra import migrate
-from quadrille.infra.player_tables import rating_history_table
-from quadrille.infra.storage import database_url, make_engine
+from quadrille.infra.schema import rating_history_table
+from quadrille.infra.engine import database_url, make_engine
 from quadrille.ratings.glicko2 import Rating, rate
 
 from tests.support.players import play_to_the_end

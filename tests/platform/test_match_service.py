@@ -9,7 +9,7 @@ import pytest
 from quadrille.errors import ServiceError
 from tests.support.databases import stored_matches
 from quadrille.matches import MatchService
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 
 
 @pytest.fixture

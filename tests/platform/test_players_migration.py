@@ -20,7 +20,9 @@ from quadrille.infra import migrate
 from tests.platform.test_storage import REVISIONS
 
 AFTER_0005 = REVISIONS[REVISIONS.index("0005") + 1:]  # 0006, 0007 and what came after them
-from quadrille.infra.storage import Storage, make_engine, database_url, matches_table, seats_table
+from quadrille.infra.engine import database_url, make_engine
+from quadrille.infra.schema import matches_table, seats_table
+from quadrille.matches.store import Storage
 from tests.support.waiting import wait_until
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.2.db"

@@ -7,8 +7,8 @@ import json
 import pytest
 from sqlalchemy import insert, update
 
-from quadrille.infra.player_tables import accounts_table, rated_matches_table
-from quadrille.infra.storage import Storage
+from quadrille.infra.schema import accounts_table, rated_matches_table
+from quadrille.matches.store import Storage
 from quadrille.ratings import RatingService
 from quadrille.ratings.glicko2 import Rating, rate
 from quadrille.ratings.standing import has_opponents

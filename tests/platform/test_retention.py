@@ -8,7 +8,7 @@ import time
 from sqlalchemy import func, select
 
 from quadrille import create_app
-from quadrille.infra.storage import events_table, seats_table
+from quadrille.infra.schema import events_table, seats_table
 from tests.security.long_records import towers_record
 
 HOUR = 3600.0

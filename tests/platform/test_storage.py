@@ -19,7 +19,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import event
 
 from quadrille.infra import migrate
-from quadrille.infra.storage import Conflict, EventRow, MatchRow, SeatRow, Storage, make_engine, metadata
+from quadrille.infra.engine import make_engine
+from quadrille.infra.schema import metadata
+from quadrille.matches.store import Conflict, EventRow, MatchRow, SeatRow, Storage
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
 REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011"]

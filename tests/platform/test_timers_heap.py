@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 from quadrille.clocks import Clocks
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.infra.timers import COMPACT_AT, MemoryTimers
 from quadrille.matches import MatchService
 

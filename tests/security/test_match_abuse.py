@@ -8,7 +8,7 @@ import pytest
 
 from quadrille.errors import ServiceError
 from quadrille.infra.presence import Presence
-from quadrille.infra.storage import Storage
+from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 from tests.security.clients import SETUP, RawSocket, request
 from tests.security.conftest import SETTINGS

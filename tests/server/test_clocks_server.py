@@ -36,7 +36,7 @@ def test_a_flag_falls_on_the_server_with_nobody_connected(tmp_path, mode):
         state = requests.get(f"{server.url}/api/matches/{match}").json()
         assert state["clock"]["running"] == 2 and 2 < state["clock"]["left"][1] <= 3
         time.sleep(3.5)   # nobody connected, nobody asks: the server's timer decides
-        from quadrille.infra.storage import Storage
+        from quadrille.matches.store import Storage
         storage = Storage.open(str(server.db))
         wait_until(lambda: any(e.kind == "flag" for e in storage.load_match(match).events), 5, "the flag in storage")
         storage.close()

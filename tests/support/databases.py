@@ -19,7 +19,7 @@ TEMPLATE = "quadrille_template"
 
 def migrate(database: str) -> None:
     """Bring a database (a SQLite path or a URL) to the newest schema, as opening it does."""
-    from quadrille.infra.storage import Storage
+    from quadrille.matches.store import Storage
     Storage.open(database).close()
 
 
@@ -72,6 +72,6 @@ def stored_matches(storage) -> int:
     that check that a refused request created nothing."""
     from sqlalchemy import func, select
 
-    from quadrille.infra.storage import matches_table
+    from quadrille.infra.schema import matches_table
     with storage.engine.connect() as conn:
         return conn.execute(select(func.count()).select_from(matches_table)).scalar_one()

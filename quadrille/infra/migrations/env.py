@@ -1,13 +1,14 @@
-"""Alembic's environment for Quadrille's storage, run by alembic.command.* (see quadrille/infra/migrate.py).
+"""Alembic's environment for Quadrille's database, run by alembic.command.* (see quadrille/infra/migrate.py);
+its target is the metadata of quadrille/infra/schema.py, which holds every table.
 
 The caller normally hands in its own connection (config.attributes["connection"]), inside a transaction it
-commits: Storage does so at start-up. Without one, an engine is made from the sqlalchemy.url option; with
---sql (offline mode) the SQL is printed for that URL's dialect instead of run.
+commits: infra/database.py does so when it opens a database. Without one, an engine is made from the
+sqlalchemy.url option; with --sql (offline mode) the SQL is printed for that URL's dialect instead of run.
 """
 from alembic import context
 from sqlalchemy import create_engine
 
-from quadrille.infra.storage import metadata
+from quadrille.infra.schema import metadata
 
 config = context.config
 

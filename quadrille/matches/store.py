@@ -1,17 +1,8 @@
-"""Storage of matches: options, seats and the append-only list of events.
+"""The matches' SQL: options, seats and the append-only list of events (their tables: infra/schema.py).
 
-Storage never imports an engine: it keeps options and move strings, and the
-match service replays them. It speaks SQLAlchemy Core: the default is an embedded
-SQLite file, and a PostgreSQL server (through psycopg 3) stands behind the same
-interface when several server processes share one database.
-
-The schema is `metadata` below; the migrations in migrations/ make it, and Storage applies them when it
-opens a database (see migrate.py). Change both together: a test checks that they agree.
-
-SQLite runs in WAL mode with synchronous=NORMAL: a commit costs ~12 us and a
-killed server process loses nothing that was committed (only a power cut could
-lose the last transactions, which FULL would protect at the price of stalling
-the event loop on slow disks).
+Storage never imports an engine: it keeps options and move strings, and the match service replays them. It
+speaks SQLAlchemy Core on the database it opens (infra/database.py: SQLite by default, or PostgreSQL through
+psycopg 3 when several server processes share one database), which the other services share through it.
 
 Each match has a `revision`, bumped by every write to it (an event, a seat, a pause) in the same statement or
 transaction: a process that caches matches while others write to the same database checks it and reads the
@@ -23,89 +14,14 @@ from __future__ import annotations
 import json
 import time
 from json.encoder import encode_basestring_ascii
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from sqlalchemy import (Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, bindparam,
-                        cast, create_engine, event, exists, false, func, insert, literal_column, select, true,
-                        update)
-from sqlalchemy.engine import Engine
+from sqlalchemy import (Float, Integer, String, Text, bindparam, cast, exists, func, insert, literal_column,
+                        select, true, update)
 from sqlalchemy.exc import IntegrityError
 
-metadata = MetaData()
-
-matches_table = Table(
-    "matches", metadata,
-    Column("id", String(32), primary_key=True),
-    Column("game", String(32), nullable=False),
-    Column("options", Text, nullable=False),       # JSON object
-    Column("mode", String(16), nullable=False),    # online | local | ai
-    Column("name", String(64)),                    # match name for by-name play, else NULL
-    Column("meta", Text, nullable=False, default="{}"),  # JSON: e.g. ai settings, the invite secret's hash
-    Column("created", Float, nullable=False),
-    # A summary of the match's events, kept by append_event in the same transaction: the recent list reads
-    # these through ix_matches_listed_updated and never the events.
-    Column("version", Integer, nullable=False, server_default="0"),  # the number of events: the highest seq
-    Column("updated", Float, nullable=False),                        # the last event's time, else created
-    # Who may see the match in the public list, as its creator chose: private (unlisted, the default),
-    # public (listed, to watch) or open (listed, and a free seat is anyone's). `listed` says whether it is in
-    # the list, so that the list reads one range of one index.
-    Column("visibility", String(16), nullable=False, server_default="private"),
-    Column("listed", Boolean, nullable=False, server_default=false()),
-    # Every write to the match bumps it (events, seats, pause): what a process that caches the match checks.
-    Column("revision", Integer, nullable=False, server_default="0"),
-    Column("paused", Boolean, nullable=False, server_default=false()),   # the computer waits (a demo's P key)
-    # What lists of games show (JSON, quadrille/matches/summary.py: the version it describes, whose turn, the
-    # outcome, the seats, the computer's seats, the clock's deadline), written by the match service with every
-    # event in the append's own statement, and with a claimed seat: lists read it and never replay a match. NULL
-    # (a match of a release before it, migration 0008) or of another version: summarised again when met.
-    Column("summary", Text),
-    # An anonymous import that nobody opened is deleted after this time (matches/retention.py); NULL: kept.
-    Column("expires", Float),
-    Index("ix_matches_listed_updated", "listed", "updated"),
-    Index("ix_matches_name_created", "name", "created"),  # find_by_name: the newest match of a name
-    Index("ix_matches_expires", "expires"),               # the retention's sweep: the imports due, by time
-)
-
-seats_table = Table(
-    "seats", metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(16), nullable=False),    # human | ai
-    Column("token_hash", String(64)),              # sha256 hex of the seat token; NULL = free
-    Column("name", String(64)),                    # display name
-    Column("claimed", Float),
-)
-
-events_table = Table(
-    "events", metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("seq", Integer, primary_key=True),      # 1, 2, ...: the match version after this event
-    Column("kind", String(16), nullable=False),    # move | rewind | resign | start | ...
-    Column("data", Text, nullable=False),          # JSON
-    Column("seat", Integer),
-    Column("at", Float, nullable=False),
-)
-
-# The clocks of matches that have one (quadrille/clocks/): the control, and when the seat to move runs out of
-# time, so that a server starting up re-arms every flag (ix_clocks_deadline) and a list of one player's games can
-# say "your turn, 2 days left" without replaying them. The clocks themselves live in the events (snapshots).
-clocks_table = Table(
-    "clocks", metadata,
-    Column("match_id", String(32), primary_key=True),
-    Column("control", Text, nullable=False),        # JSON: {"kind": "realtime", "minutes", "increment"} | {...days}
-    Column("seat", Integer),                        # the seat whose clock runs; NULL: none runs
-    Column("deadline", Float),                      # when its time runs out (the clocks' clock: wall-clock time)
-    Index("ix_clocks_deadline", "deadline"),
-)
-
-# One row: when a server process last said it was alive (every CLOCK_BEAT seconds). A server starting after
-# every process was down credits the clocks that were running with the time nobody served them.
-clock_beat_table = Table(
-    "clock_beat", metadata,
-    Column("id", Integer, primary_key=True),
-    Column("at", Float, nullable=False),
-)
+from ..infra.database import Database
+from ..infra.schema import events_table, matches_table, seats_table
 
 EVENT_COLUMNS = ("match_id", "seq", "kind", "data", "seat", "at")
 EVENT_BATCH = 1000  # events of a long import written per transaction, the other clients served between two
@@ -189,53 +105,11 @@ def _listed_row(row) -> ListedRow:
                      revision=row.revision, summary=row.summary)
 
 
-def _sqlite_pragmas(dbapi_connection, _record):
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
-
-
-def database_url(setting: str) -> str:
-    """The DATABASE setting (and --db) as a SQLAlchemy URL: a URL as it is (postgresql:// means psycopg 3),
-    anything else a SQLite file's path."""
-    if "://" not in setting:
-        return f"sqlite:///{setting}"
-    if setting.startswith(("postgresql://", "postgres://")):
-        return "postgresql+psycopg://" + setting.split("://", 1)[1]
-    return setting
-
-
-def make_engine(url: str) -> Engine:
-    if url.startswith("postgresql"):
-        # A pool per process: a request holds a connection for one statement or one short transaction, but
-        # under load many requests wait on the database at once, and a connection beyond the pool's size is
-        # opened and closed each time (it was a tenth of a process's time): keep enough of them open.
-        engine = create_engine(url, pool_size=25, max_overflow=25, pool_timeout=10, pool_use_lifo=True)
-    else:
-        engine = create_engine(url)
-    if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_pragmas)
-    return engine
-
-
-class Storage:
-    """Matches, seats and events in a SQL database (SQLite by default).
-
-    Opening a database brings its schema up to date (quadrille/infra/migrate.py): `applied` lists the
-    migrations that this opening ran, oldest first (none when it was up to date)."""
+class Storage(Database):
+    """Matches, seats and events in the database it opens (and migrates: infra/database.py)."""
 
     def __init__(self, url: str):
-        from . import migrate  # here, so that `python -m quadrille.infra.migrate` runs a module not yet imported
-        self.engine = make_engine(database_url(url))
-        self.dialect = self.engine.dialect.name   # "sqlite" or "postgresql"
-        self.applied = migrate.upgrade(self.engine)
-        # Reads need no transaction around them (see `reading`): on a server database each BEGIN and COMMIT
-        # is a round trip of its own.
-        self._autocommit = (self.engine if self.dialect == "sqlite"
-                            else self.engine.execution_options(isolation_level="AUTOCOMMIT"))
+        super().__init__(url)
         if self.dialect == "postgresql":
             # The append as one statement (the event inserted, the summary updated from it): atomic by itself,
             # one round trip instead of four.
@@ -253,52 +127,6 @@ class Storage:
         self._events_positional = compiled.positional
         assert not compiled.positional or tuple(compiled.positiontup) == EVENT_COLUMNS
         self._since_sql, self._since_args = self._for_driver(self._since)
-
-    @classmethod
-    def sqlite(cls, path: str) -> "Storage":
-        return cls(f"sqlite:///{path}")
-
-    @classmethod
-    def open(cls, setting: str) -> "Storage":
-        """The DATABASE setting: a SQLite file's path, or a database URL (postgresql+psycopg://...)."""
-        return cls(database_url(setting))
-
-    @contextmanager
-    def _driver(self):
-        """A pooled PostgreSQL connection's own psycopg connection, in autocommit: for the one-statement hot
-        paths (the append, the check), SQLAlchemy's compiled SQL handed to the driver as it is, prepared once
-        per connection; it halved their CPU against going through SQLAlchemy's Connection."""
-        import psycopg
-        pooled = self.engine.raw_connection()
-        conn = pooled.driver_connection
-        try:
-            conn.autocommit = True
-            yield conn
-            conn.autocommit = False
-        except psycopg.IntegrityError:
-            conn.autocommit = False
-            raise
-        except BaseException:
-            pooled.invalidate()  # a connection in an unknown state (the server went away) is not reused
-            raise
-        finally:
-            pooled.close()
-
-    def reading(self):
-        """A connection for reads only (`with storage.reading() as conn:`). On SQLite its statements share one
-        snapshot, as in any transaction. On PostgreSQL it runs without a transaction: at its READ COMMITTED
-        level each statement takes its own snapshot inside a transaction too, so the transaction bought
-        nothing but a BEGIN and a ROLLBACK, and psycopg forgets its prepared statements at every ROLLBACK (the
-        next append on that connection was prepared again)."""
-        return self._autocommit.connect()
-
-    def ping(self) -> None:
-        """Raise if the database cannot be reached (for the health check)."""
-        with self.reading() as conn:
-            conn.exec_driver_sql("SELECT 1")
-
-    def close(self) -> None:
-        self.engine.dispose()
 
     # -- writes -------------------------------------------------------------
     def create_match(self, m: MatchRow, pause=None) -> None:
@@ -569,6 +397,3 @@ class Storage:
         appear."""
         with self.reading() as conn:
             return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
-
-
-from . import player_tables  # noqa: E402,F401  (the players' tables join `metadata`: one schema, one test)

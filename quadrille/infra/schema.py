@@ -1,21 +1,104 @@
-"""The tables of players (migration 0006): accounts, their sessions (0009) and API tokens, which matches each
-account plays, challenges, ratings, and the site's own keys. They hang on storage's `metadata`, so the schema
-test compares them with the migrations too; each service (accounts/, challenges/, ratings/) reads and writes
-its own tables through SQLAlchemy Core on storage's engine.
+"""Every table of Quadrille's database, on one `metadata`: what the migrations (migrations/versions/) make.
 
-An account's id is never used again once the account is deleted (SQLite's AUTOINCREMENT, PostgreSQL's
-sequence), so nothing that still names a deleted account's id (a rated match's players, another process's
-cached answer) can ever point at a newcomer. No foreign keys: deleting an account deletes its own rows
-(accounts/deletion.py), while rated_matches keep its id, so the games it played stay rated for the others.
+Alembic's environment (migrations/env.py) compares this metadata with the migrations, and a test
+(tests/platform/test_storage.py) checks that a migrated database and this metadata agree, on SQLite and
+PostgreSQL: change both together. Each service keeps its own SQL beside it and imports its tables from here:
+the matches' (matches, seats, events) in matches/store.py, the clocks' in clocks/store.py, the players' in
+accounts/, challenges/ and ratings/. This module imports nothing of Quadrille's but names.py (an account's
+look-alike key, filled in on insert).
+
+The players' tables (migration 0006 and later): accounts, their sessions (0009) and API tokens, which matches
+each account plays, challenges, ratings, blocks, and the site's own keys. An account's id is never used again
+once the account is deleted (SQLite's AUTOINCREMENT, PostgreSQL's sequence), so nothing that still names a
+deleted account's id (a rated match's players, another process's cached answer) can ever point at a newcomer.
+No foreign keys: deleting an account deletes its own rows (accounts/deletion.py), while rated_matches keep its
+id, so the games it played stay rated for the others.
 """
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Column, Float, Index, Integer, String, Table, Text, false
+from sqlalchemy import Boolean, Column, Float, Index, Integer, MetaData, String, Table, Text, false
 
 from ..names import key as name_key_of
-from .storage import metadata
+
+metadata = MetaData()
 
 
+# -- the matches (migrations 0001-0005, 0008) and their clocks (0007) ------------------------------------
+matches_table = Table(
+    "matches", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),       # JSON object
+    Column("mode", String(16), nullable=False),    # online | local | ai
+    Column("name", String(64)),                    # match name for by-name play, else NULL
+    Column("meta", Text, nullable=False, default="{}"),  # JSON: e.g. ai settings, the invite secret's hash
+    Column("created", Float, nullable=False),
+    # A summary of the match's events, kept by append_event in the same transaction: the recent list reads
+    # these through ix_matches_listed_updated and never the events.
+    Column("version", Integer, nullable=False, server_default="0"),  # the number of events: the highest seq
+    Column("updated", Float, nullable=False),                        # the last event's time, else created
+    # Who may see the match in the public list, as its creator chose: private (unlisted, the default),
+    # public (listed, to watch) or open (listed, and a free seat is anyone's). `listed` says whether it is in
+    # the list, so that the list reads one range of one index.
+    Column("visibility", String(16), nullable=False, server_default="private"),
+    Column("listed", Boolean, nullable=False, server_default=false()),
+    # Every write to the match bumps it (events, seats, pause): what a process that caches the match checks.
+    Column("revision", Integer, nullable=False, server_default="0"),
+    Column("paused", Boolean, nullable=False, server_default=false()),   # the computer waits (a demo's P key)
+    # What lists of games show (JSON, quadrille/matches/summary.py: the version it describes, whose turn, the
+    # outcome, the seats, the computer's seats, the clock's deadline), written by the match service with every
+    # event in the append's own statement, and with a claimed seat: lists read it and never replay a match. NULL
+    # (a match of a release before it, migration 0008) or of another version: summarised again when met.
+    Column("summary", Text),
+    # An anonymous import that nobody opened is deleted after this time (matches/retention.py); NULL: kept.
+    Column("expires", Float),
+    Index("ix_matches_listed_updated", "listed", "updated"),
+    Index("ix_matches_name_created", "name", "created"),  # find_by_name: the newest match of a name
+    Index("ix_matches_expires", "expires"),               # the retention's sweep: the imports due, by time
+)
+
+seats_table = Table(
+    "seats", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),    # human | ai
+    Column("token_hash", String(64)),              # sha256 hex of the seat token; NULL = free
+    Column("name", String(64)),                    # display name
+    Column("claimed", Float),
+)
+
+events_table = Table(
+    "events", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),      # 1, 2, ...: the match version after this event
+    Column("kind", String(16), nullable=False),    # move | rewind | resign | start | ...
+    Column("data", Text, nullable=False),          # JSON
+    Column("seat", Integer),
+    Column("at", Float, nullable=False),
+)
+
+# The clocks of matches that have one (quadrille/clocks/): the control, and when the seat to move runs out of
+# time, so that a server starting up re-arms every flag (ix_clocks_deadline) and a list of one player's games can
+# say "your turn, 2 days left" without replaying them. The clocks themselves live in the events (snapshots).
+clocks_table = Table(
+    "clocks", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("control", Text, nullable=False),        # JSON: {"kind": "realtime", "minutes", "increment"} | {...days}
+    Column("seat", Integer),                        # the seat whose clock runs; NULL: none runs
+    Column("deadline", Float),                      # when its time runs out (the clocks' clock: wall-clock time)
+    Index("ix_clocks_deadline", "deadline"),
+)
+
+# One row: when a server process last said it was alive (every CLOCK_BEAT seconds). A server starting after
+# every process was down credits the clocks that were running with the time nobody served them.
+clock_beat_table = Table(
+    "clock_beat", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+
+# -- the players (migration 0006 and later) ---------------------------------------------------------------
 def _look_alike_key(context) -> str:
     """An account's `name_skeleton`, filled in from its name when a row is inserted (quadrille/names.py)."""
     return name_key_of(context.get_current_parameters()["name"])
