@@ -19,8 +19,8 @@ TEMPLATE = "quadrille_template"
 
 def migrate(database: str) -> None:
     """Bring a database (a SQLite path or a URL) to the newest schema, as opening it does."""
-    from quadrille.matches.store import Storage
-    Storage.open(database).close()
+    from quadrille.infra.database import Database
+    Database.open(database).close()
 
 
 class SqliteTemplate:
