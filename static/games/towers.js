@@ -17,6 +17,7 @@
 
   const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
   const Motion = window.QuadrilleMotion;
+  const Board = window.QuadrilleBoard; // static/js/board/: the grid, the keyboard cursor, the one shape of targets
 
   // Cell names for people, as on a chessboard: files a, b, c… from the left, ranks 1, 2, 3… from Blue's side
   // (the bottom row, y = n - 1 in the move strings, is rank 1).
@@ -71,13 +72,14 @@
       let live = true;
       let version = null;
       let n = 0;
-      let cells = [];            // cell elements, index y * n + x
-      let sources = new Map();   // index -> legal source of the player to move
-      let sel = null;            // {x, y, i, src, count}: the picked-up tower
+      let grid = null;           // the ARIA grid (board/grid.js); its cells by index y * n + x
+      let cells = [];
+      const selection = Board.selection(); // the moves of the player to move, by source; which tower is picked up
+      let sel = null;            // {i, src, count}: the picked-up tower (src: {key, from, height}) and how many pawns
       let hover = null;          // index under the pointer or the cursor, for the path and cost preview
       let press = null;          // the pointer press in progress
       let ghost = null;          // the dragged tower's picture
-      let cursor = null;         // keyboard cursor index
+      let cursor = null;         // the keyboard cursor (board/cursor.js); null until first placed
       let keyboard = false;      // show the cursor (the last input came from the keys)
       let importCount = null;    // digits typed with nothing picked up: how many pawns I imports
       let autoEnd = readPref();
@@ -85,53 +87,45 @@
       let notice = null;         // {text, until}: a line for the info bar, shown up to state version `until`
       let flipped = false;       // drawn from Red's side (the second seat's player, or the flip button)
       let drawnMoves = -1;       // the moves of the live position drawn last: one more is animated
-      const isFlipped = () => !!(ctx.flipped && ctx.flipped());
       const name = (x, y) => cellName(x, y, n);
 
-      const grid = () => $("board");
+      const board = () => grid.element;
       const idx = (x, y) => y * n + x;
+      const keyOf = (i) => Board.key(i % n, Math.floor(i / n));
+      const cursorIndex = () => (cursor ? idx(...cursor.at()) : null);
 
-      // -- building the grid (only when the size changes) ----------------------------------------------
-      function build(size, turned) {
-        // Seen from Red's side the rows and the cells run the other way; every cell keeps its x and y.
-        flipped = !!turned;
-        const old = grid();
-        const board = document.createElement("div");
-        board.className = "tw-board";
-        board.id = "board";
-        board.tabIndex = 0;
-        board.setAttribute("role", "grid");
-        board.setAttribute("aria-label", old.getAttribute("aria-label") || "Towers board");
-        board.dataset.size = size;
-        board.classList.toggle("flipped", flipped);
-        $("towers").classList.toggle("flipped", flipped);
-        for (let k = 0; k < size; k++) {
-          const y = flipped ? size - 1 - k : k;
-          const row = document.createElement("div");
-          row.className = "tw-row";
-          row.setAttribute("role", "row");
-          for (let j = 0; j < size; j++) {
-            const x = flipped ? size - 1 - j : j;
-            const cell = document.createElement("div");
-            cell.setAttribute("role", "gridcell");
+      // -- the grid (rebuilt only when the size changes, or the side it is seen from) -------------------
+      // Seen from Red's side the rows and the cells run the other way; every cell keeps its x and y.
+      function gridOf(size, turned, label) {
+        return Board.grid({
+          columns: size, rows: size, flipped: turned, id: "board", className: "tw-board", rowClass: "tw-row",
+          tabIndex: 0, label,
+          position: (cell) => [Number(cell.dataset.x), Number(cell.dataset.y)],
+          cell(cell, x, y) {
             cell.className = "cell";
             cell.dataset.x = x;
             cell.dataset.y = y;
             cell.dataset.sig = "-";
-            row.appendChild(cell);
-          }
-          board.appendChild(row);
-        }
-        old.replaceWith(board);
-        listen(board);
-        index();
+          },
+        });
       }
 
-      function index() {
-        n = Number(grid().dataset.size);
+      function build(size, turned) {
+        flipped = !!turned;
+        const old = board();
+        use(gridOf(size, flipped, old.getAttribute("aria-label") || "Towers board").build());
+        grid.element.dataset.size = size;
+        $("towers").classList.toggle("flipped", flipped);
+        grid.replace(old);
+        listen(grid.element);
+      }
+
+      function use(next) {
+        grid = next;
+        n = grid.columns;
+        cells = grid.cells;
         $("towers").style.setProperty("--n", n);
-        cells = [];
-        for (const cell of grid().querySelectorAll(".cell")) cells[idx(Number(cell.dataset.x), Number(cell.dataset.y))] = cell;
+        if (cursor) cursor.relayout(grid);
       }
 
       // -- what the view says ---------------------------------------------------------------------------
@@ -143,14 +137,31 @@
         return m;
       }
 
+      // The one shape of targets: from each tower that can move, a move for each target and each number of pawns.
+      function legalOf() {
+        if (!interactive()) return new Map();
+        return Board.legalMap(view.legal.sources.map((s) => [Board.key(...s.from), s.targets.flatMap((t) => t.counts.map((k) => (
+          { to: Board.key(...t.to), move: moveString(s, t.to[0], t.to[1], k), count: k, distance: t.distance })))]));
+      }
+      // The tower that can move from cell i (null: none): its key in the shape, where it stands and its height.
+      function sourceAt(i) {
+        if (i == null || !selection.isSource(keyOf(i))) return null;
+        return { key: keyOf(i), from: [i % n, Math.floor(i / n)], height: towerMap().get(i).height };
+      }
+      const movesOf = (src) => selection.movesFrom(src.key);
+
       function defaultCount(src) {
         let best = 0;
-        for (const t of src.targets) for (const k of t.counts) best = Math.max(best, k);
+        for (const m of movesOf(src)) best = Math.max(best, m.count);
         return best || src.height;
       }
 
-      const targetAt = (i) => (sel ? sel.src.targets.find((t) => idx(t.to[0], t.to[1]) === i) : null);
-      const canSplit = (src) => src.height > 1 && src.targets.some((t) => t.counts.some((k) => k < src.height));
+      // Where the picked-up tower may go on cell i: {to, counts, distance} (the numbers of pawns that may), or null.
+      function targetAt(i) {
+        const moves = sel ? selection.movesTo(keyOf(i)) : [];
+        return moves.length ? { to: [i % n, Math.floor(i / n)], counts: moves.map((m) => m.count), distance: moves[0].distance } : null;
+      }
+      const canSplit = (src) => src.height > 1 && movesOf(src).some((m) => m.count < src.height);
       // Nothing useful is left: no tower can move, and an import could only be exported straight back (the last
       // point). The original's preference ends the turn when the points reach 0; Quadrille's engine does that
       // itself, so the preference here covers the turns that still hold points nobody can use.
@@ -183,15 +194,13 @@
         live = isLive;
         if (state.version !== version || !isLive) { sel = null; hover = null; endDrag(); }
         version = state.version;
-        if (Number(grid().dataset.size) !== view.size || isFlipped() !== flipped) build(view.size, isFlipped());
-        if (cells.length !== view.size * view.size) index();
+        if (Number(board().dataset.size) !== view.size || Board.isFlipped(ctx) !== flipped) build(view.size, Board.isFlipped(ctx));
         const oneMore = isLive && drawnMoves >= 0 && state.moves.length === drawnMoves + 1;
         const before = oneMore ? lastActionRects(state.moves[state.moves.length - 1]) : null;
         drawnMoves = isLive ? state.moves.length : -1;
-        sources = new Map();
-        if (interactive()) for (const s of view.legal.sources) sources.set(idx(s.from[0], s.from[1]), s);
+        selection.set(legalOf());
         if (sel) {
-          const src = sources.get(sel.i);
+          const src = sourceAt(sel.i);
           if (src) sel.src = src; else sel = null;
         }
         paint();
@@ -233,12 +242,7 @@
         return { from, to };
       }
       // Ranks along the left edge, files along the bottom, as the player sees the board.
-      function coordsHTML(x, y) {
-        const left = flipped ? x === n - 1 : x === 0;
-        const bottom = flipped ? y === 0 : y === n - 1;
-        return (left ? `<span class="coord rank" data-coord="${n - y}" aria-hidden="true"></span>` : "")
-          + (bottom ? `<span class="coord file" data-coord="${FILES[x]}" aria-hidden="true"></span>` : "");
-      }
+      const coordsHTML = (x, y) => Board.edgesHTML(grid.edges(x, y), n - y, FILES[x]);
 
       function paint() {
         if (!view) return;
@@ -249,7 +253,7 @@
         const last = movedCells(view.previous_turn);
         const mine = movedCells(view.turn_moves);
         const marks = lastActions();
-        const focused = document.activeElement === grid();
+        const focused = document.activeElement === board();
         cells.forEach((cell, i) => {
           const x = i % n, y = Math.floor(i / n);
           const t = towers.get(i);
@@ -268,7 +272,7 @@
             if (t.danger) cls += " danger";
             if (t.locked) cls += " locked";
           }
-          if (sources.has(i)) cls += " movable";
+          if (selection.isSource(keyOf(i))) cls += " movable";
           if (sel) {
             if (i === sel.i) cls += press && press.dragging ? " sel lifting" : " sel";
             const tg = targetAt(i);
@@ -280,21 +284,19 @@
           if (marks.from.has(i)) cls += " last-from";
           if (marks.to.has(i)) cls += " last-to";
           if (mine.has(i)) cls += " this-turn";
-          if (keyboard && focused && i === cursor) cls += " cursor";
-          if (cell.className !== cls) cell.className = cls;
+          if (keyboard && focused && i === cursorIndex()) cls += " cursor";
+          Board.setClass(cell, cls);
         });
-        const board = grid();
-        board.classList.toggle("replaying", !live);
-        board.classList.toggle("playing", interactive());
-        board.classList.toggle("kbd", keyboard);
-        board.dataset.turn = view.turn || "";
-        board.dataset.selected = sel ? `${sel.src.from[0]},${sel.src.from[1]}` : "";
+        const element = board();
+        element.classList.toggle("replaying", !live);
+        element.classList.toggle("playing", interactive());
+        element.classList.toggle("kbd", keyboard);
+        element.dataset.turn = view.turn || "";
+        element.dataset.selected = sel ? sel.src.key : "";
         // The keyboard cursor is the grid's active cell for assistive technology (the focus stays on the grid).
-        const active = keyboard && focused && cursor != null && cells[cursor] ? cells[cursor] : null;
-        if (active && !active.id) active.id = `tw-cell-${active.dataset.x}-${active.dataset.y}`;
-        if (active) board.setAttribute("aria-activedescendant", active.id);
-        else board.removeAttribute("aria-activedescendant");
-        board.dataset.count = sel ? sel.count : "";
+        const active = keyboard && focused && cursor ? cells[cursorIndex()] : null;
+        Board.activeCell(element, active || null, "tw-cell");
+        element.dataset.count = sel ? sel.count : "";
         paintBars(previewing ? target.distance * sel.count : 0);
         paintControls();
         paintInfo(previewing ? target : null);
@@ -363,7 +365,7 @@
           if (target) {
             text += ` to ${name(target.to[0], target.to[1])} costs ${target.distance} × ${sel.count} = ${plural(target.distance * sel.count, "point")}.`;
           } else {
-            const any = sel.src.targets.some((t) => t.counts.includes(sel.count));
+            const any = movesOf(sel.src).some((m) => m.count === sel.count);
             text += any ? "; the green cells are where it can go." : "; no cell can take that many: choose another number.";
           }
         } else {
@@ -386,12 +388,14 @@
       }
 
       function select(src, count) {
+        selection.select(src.key);
         sel = { i: idx(src.from[0], src.from[1]), src, count: count || defaultCount(src) };
         importCount = null;
         paint();
       }
 
       function deselect() {
+        selection.clear();
         sel = null;
         hover = null;
         paint();
@@ -425,7 +429,7 @@
           Quadrille.ask(`${plural(sel.count, "pawn")} cannot go to ${name(x, y)}. Move how many?`, choices.concat([["Cancel", null]]));
           return;
         }
-        const other = sources.get(i);
+        const other = sourceAt(i);
         if (how === "click" && other) return select(other);
         const inLine = (x === src.from[0]) !== (y === src.from[1]);
         if (how === "click" && !inLine) return deselect();
@@ -475,7 +479,7 @@
       function cellIndexAt(clientX, clientY) {
         const el = document.elementFromPoint(clientX, clientY);
         const cell = el && el.closest ? el.closest(".tw-board .cell") : null;
-        if (!cell || !grid().contains(cell)) return null;
+        if (!cell || !board().contains(cell)) return null;
         return idx(Number(cell.dataset.x), Number(cell.dataset.y));
       }
 
@@ -512,11 +516,11 @@
           keyboard = false;
           const i = cellIndexAt(event.clientX, event.clientY);
           if (i == null) return;
-          cursor = i;
+          placeCursor(i);
           if (!interactive()) { paint(); return; }
           event.preventDefault(); // no text selection, no emulated mouse quirks
           const right = event.button === 2;
-          const src = sources.get(i);
+          const src = sourceAt(i);
           const wasSelected = !!sel && sel.i === i;
           const isTarget = !!sel && !!targetAt(i);
           press = { i, x: event.clientX, y: event.clientY, pointer: event.pointerId, src, right, wasSelected,
@@ -587,11 +591,16 @@
       });
 
       // -- keys -----------------------------------------------------------------------------------------
+      function placeCursor(i) {
+        if (!cursor) cursor = Board.cursor(grid);
+        cursor.place(i % n, Math.floor(i / n));
+      }
+      // The cursor starts on the master of the player to move (or of the player here), else in the middle.
       function startCursor() {
-        if (cursor != null && cursor < n * n) return;
+        if (cursor) return;
         const seat = view.turn && ctx.mySeats().includes(view.turn) ? view.turn : ctx.mySeats()[0] || 1;
         const m = view.masters[seat - 1];
-        cursor = m ? idx(m[0], m[1]) : idx(Math.floor(n / 2), Math.floor(n / 2));
+        placeCursor(m ? idx(m[0], m[1]) : idx(Math.floor(n / 2), Math.floor(n / 2)));
       }
 
       function pickOrDrop() {
@@ -600,30 +609,23 @@
           if (live && view && !view.over) ctx.message("Wait for your turn.");
           return;
         }
-        if (sel) return attempt(cursor, "key");
-        const src = sources.get(cursor);
+        if (sel) return attempt(cursorIndex(), "key");
+        const src = sourceAt(cursorIndex());
         if (src) select(src);
-        else explain(cursor);
+        else explain(cursorIndex());
       }
-
-      const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
 
       function key(event) {
         if (!view) return false;
         const k = event.key;
-        const focused = document.activeElement === grid();
-        if (ARROWS[k]) {
+        const focused = document.activeElement === board();
+        if (k.startsWith("Arrow")) {
           if (!focused) return false;
-          const wasShown = keyboard && cursor != null;
+          const wasShown = keyboard && !!cursor;
           keyboard = true;
           startCursor();
-          if (wasShown) {
-            const [dx, dy] = ARROWS[k].map((d) => (flipped ? -d : d)); // the arrows go where they point on the screen
-            const x = Math.min(n - 1, Math.max(0, (cursor % n) + dx));
-            const y = Math.min(n - 1, Math.max(0, Math.floor(cursor / n) + dy));
-            cursor = idx(x, y);
-          }
-          hover = sel ? cursor : null;
+          if (wasShown) cursor.move(k); // in screen terms: the arrows go where they point from either side
+          hover = sel ? cursorIndex() : null;
           paint();
           return true;
         }
@@ -631,7 +633,7 @@
           if (!focused) return false;
           keyboard = true;
           pickOrDrop();
-          hover = sel ? cursor : null;
+          hover = sel ? cursorIndex() : null;
           paint();
           return true;
         }
@@ -652,8 +654,8 @@
         return false;
       }
 
-      index();
-      listen(grid());
+      use(gridOf(Number($("board").dataset.size), false).adopt($("board")));
+      listen(board());
       return { draw, key };
     },
   });
