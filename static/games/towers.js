@@ -5,51 +5,13 @@
 // Input: drag a tower of yours (pointer events: mouse, pen, touch) or tap it and tap the target; right-drag moves
 // one pawn; − / + or the digits choose how many pawns move when the rules allow a split. Keys: arrows move a cursor
 // while the board has focus, Enter picks up and drops, I imports, E ends the turn, U undoes, Escape puts down.
+// The grid, the keyboard cursor and the selection are the board layer's (static/js/board/); the pictures and words
+// are towers-look.js's, drags and taps towers-pointer.js's (static/games/towers.scripts loads both first).
 (function () {
   "use strict";
-  const NAMES = { 1: "Blue", 2: "Red" };
-  const MAX_DISCS = 6;
-  const DRAG_START = 6; // pixels before a press becomes a drag
-  const AUTO_END_KEY = "quadrille.towers.autoEnd";
-  const MOVE_RE = /^m(\d+),(\d+)>(\d+),(\d+):(\d+)$/;
-  const CROWN = '<svg class="crown" viewBox="0 0 24 16" aria-hidden="true"><path d="M2 14 L1 4 L7 8 L12 1 L17 8 L23 4 L22 14 Z"/></svg>';
-  const LOCK = '<span class="lock-mark" aria-hidden="true"><svg viewBox="0 0 16 16"><rect x="3" y="7" width="10" height="8" rx="1.5"/><path d="M5 7 V5 a3 3 0 0 1 6 0 V7" fill="none" stroke-width="2"/></svg></span>';
-
-  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
-  const Motion = window.QuadrilleMotion;
   const Board = window.QuadrilleBoard; // static/js/board/: the grid, the keyboard cursor, the one shape of targets
-
-  // Cell names for people, as on a chessboard: files a, b, c… from the left, ranks 1, 2, 3… from Blue's side
-  // (the bottom row, y = n - 1 in the move strings, is rank 1).
-  const FILES = "abcdefghijklmnopqrstuvwxyz";
-  const cellName = (x, y, n) => `${FILES[x] || x}${n - y}`;
-  // The pawns each side has on the board: a capture lowers the other side's.
-  function pawns(view) {
-    const out = { 1: 0, 2: 0 };
-    for (const t of view.towers) out[t.owner] += t.height;
-    return out;
-  }
-
-  // The same markup as the template's stack() macro.
-  // Each disc carries its side's letter on the top one (B or R), so a greyscale picture still tells them apart.
-  // The letter and the coordinates are drawn by CSS from data attributes: the cell's name for assistive
-  // technology stays its aria-label ("c2: Blue pawn"), not mixed with these marks.
-  function stackHTML(h, master, owner) {
-    const v = Math.min(h, MAX_DISCS);
-    let html = `<span class="stack" style="--v: ${v}">`;
-    for (let d = 0; d < v; d++) html += `<i class="disc" style="--d: ${d}"></i>`;
-    if (owner) html += `<b class="side-mark" data-side="${NAMES[owner][0]}" aria-hidden="true"></b>`;
-    if (master) html += CROWN;
-    if (h > 1) html += `<b class="height">${h}</b>`;
-    return html + "</span>";
-  }
-
-  function readPref() {
-    try { return window.localStorage.getItem(AUTO_END_KEY) === "1"; } catch (e) { return false; }
-  }
-  function writePref(on) {
-    try { window.localStorage.setItem(AUTO_END_KEY, on ? "1" : "0"); } catch (e) { /* storage blocked (iframe) */ }
-  }
+  const Towers = window.QuadrilleTowers; // towers-look.js (pictures and words), towers-pointer.js (drags and taps)
+  const { NAMES, FILES, plural, cellName, pawns } = Towers;
 
   Quadrille.register("towers", {
     seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || NAMES[seat],
@@ -77,12 +39,10 @@
       const selection = Board.selection(); // the moves of the player to move, by source; which tower is picked up
       let sel = null;            // {i, src, count}: the picked-up tower (src: {key, from, height}) and how many pawns
       let hover = null;          // index under the pointer or the cursor, for the path and cost preview
-      let press = null;          // the pointer press in progress
-      let ghost = null;          // the dragged tower's picture
       let cursor = null;         // the keyboard cursor (board/cursor.js); null until first placed
       let keyboard = false;      // show the cursor (the last input came from the keys)
       let importCount = null;    // digits typed with nothing picked up: how many pawns I imports
-      let autoEnd = readPref();
+      let autoEnd = Towers.readPref();
       let autoEndSent = null;    // the state version for which "end" was sent automatically
       let notice = null;         // {text, until}: a line for the info bar, shown up to state version `until`
       let flipped = false;       // drawn from Red's side (the second seat's player, or the flip button)
@@ -169,34 +129,16 @@
 
       function moveString(src, x, y, k) { return `m${src.from[0]},${src.from[1]}>${x},${y}:${k}`; }
 
-      function pathCells(src, i) {
-        const [x0, y0] = src.from, x1 = i % n, y1 = Math.floor(i / n);
-        const out = [];
-        if (x0 !== x1 && y0 !== y1) return out;
-        const dx = Math.sign(x1 - x0), dy = Math.sign(y1 - y0);
-        for (let x = x0 + dx, y = y0 + dy; x !== x1 || y !== y1; x += dx, y += dy) out.push(idx(x, y));
-        return out;
-      }
-
-      function movedCells(moves) {
-        const out = new Set();
-        for (const m of moves || []) {
-          const g = MOVE_RE.exec(m);
-          if (g) { out.add(idx(+g[1], +g[2])); out.add(idx(+g[3], +g[4])); }
-        }
-        return out;
-      }
-
       // -- drawing --------------------------------------------------------------------------------------
       function draw(nextView, state, isLive) {
         const changed = state.version !== version || isLive !== live || nextView !== view;
         view = nextView;
         live = isLive;
-        if (state.version !== version || !isLive) { sel = null; hover = null; endDrag(); }
+        if (state.version !== version || !isLive) { sel = null; hover = null; pointer.end(); }
         version = state.version;
         if (Number(board().dataset.size) !== view.size || Board.isFlipped(ctx) !== flipped) build(view.size, Board.isFlipped(ctx));
         const oneMore = isLive && drawnMoves >= 0 && state.moves.length === drawnMoves + 1;
-        const before = oneMore ? lastActionRects(state.moves[state.moves.length - 1]) : null;
+        const before = oneMore ? Towers.glideFrom(state.moves[state.moves.length - 1], cells, idx) : null;
         drawnMoves = isLive ? state.moves.length : -1;
         selection.set(legalOf());
         if (sel) {
@@ -204,43 +146,10 @@
           if (src) sel.src = src; else sel = null;
         }
         paint();
-        if (before) animate(before);
+        if (before) Towers.glide(before, cells, view, idx);
         if (changed) maybeAutoEnd();
       }
 
-      // -- the move just played glides from its old cell (the rectangles are taken before the repaint) --------
-      function lastActionRects(move) {
-        const g = MOVE_RE.exec(move);
-        if (g) {
-          const from = cells[idx(+g[1], +g[2])];
-          return from ? { kind: "move", to: idx(+g[3], +g[4]), from: from.getBoundingClientRect() } : null;
-        }
-        if (/^i\d+$/.test(move)) return { kind: "import" };
-        return null;
-      }
-      function animate(before) {
-        if (before.kind === "move") {
-          const cell = cells[before.to];
-          const stack = cell && cell.querySelector(".stack");
-          if (stack) Motion.slide(stack, before.from);
-        } else if (before.kind === "import") {
-          const m = view.masters[(view.turn || 1) - 1];
-          const cell = m && cells[idx(m[0], m[1])];
-          if (cell && cell.querySelector(".stack")) Motion.pop(cell.querySelector(".stack"));
-        }
-      }
-
-      // The last move stays marked: the actions of the turn under way, else those of the turn before.
-      function lastActions() {
-        const moves = (view.turn_moves || []).some((m) => MOVE_RE.test(m)) ? view.turn_moves : view.previous_turn;
-        const from = new Set(), to = new Set();
-        for (const m of moves || []) {
-          const g = MOVE_RE.exec(m);
-          if (g) { from.add(idx(+g[1], +g[2])); to.add(idx(+g[3], +g[4])); }
-        }
-        for (const i of to) from.delete(i); // a tower that moved twice: its last stop is where it is now
-        return { from, to };
-      }
       // Ranks along the left edge, files along the bottom, as the player sees the board.
       const coordsHTML = (x, y) => Board.edgesHTML(grid.edges(x, y), n - y, FILES[x]);
 
@@ -249,22 +158,15 @@
         const towers = towerMap();
         const target = hover != null ? targetAt(hover) : null;
         const previewing = sel && target && target.counts.includes(sel.count);
-        const path = new Set(previewing ? pathCells(sel.src, hover) : []);
-        const last = movedCells(view.previous_turn);
-        const mine = movedCells(view.turn_moves);
-        const marks = lastActions();
+        const path = new Set(previewing ? Towers.pathCells(sel.src.from, [hover % n, Math.floor(hover / n)], idx) : []);
+        const last = Towers.movedCells(view.previous_turn, idx);
+        const mine = Towers.movedCells(view.turn_moves, idx);
+        const marks = Towers.lastActions(view, idx);
         const focused = document.activeElement === board();
         cells.forEach((cell, i) => {
           const x = i % n, y = Math.floor(i / n);
           const t = towers.get(i);
-          const sig = (t ? `${t.owner}.${t.height}.${t.master ? 1 : 0}.${t.locked ? 1 : 0}` : "") + (flipped ? "|f" : "|b");
-          if (cell.dataset.sig !== sig) {
-            cell.innerHTML = (t ? stackHTML(t.height, t.master, t.owner) + (t.locked ? LOCK : "") : "") + coordsHTML(x, y);
-            cell.dataset.sig = sig;
-            cell.setAttribute("aria-label", `${name(x, y)}: ` + (t
-              ? `${NAMES[t.owner]} ${t.height > 1 ? "tower of " + t.height : "pawn"}${t.master ? ", master" : ""}${t.locked ? ", locked" : ""}`
-              : "empty"));
-          }
+          Towers.paintCell(cell, t, name(x, y), coordsHTML(x, y), flipped);
           let cls = "cell " + ((x + y) % 2 ? "dark" : "light");
           if (t) {
             cls += " p" + t.owner;
@@ -274,7 +176,7 @@
           }
           if (selection.isSource(keyOf(i))) cls += " movable";
           if (sel) {
-            if (i === sel.i) cls += press && press.dragging ? " sel lifting" : " sel";
+            if (i === sel.i) cls += pointer.dragging() ? " sel lifting" : " sel";
             const tg = targetAt(i);
             if (tg) cls += tg.counts.includes(sel.count) ? " green" : " pale";
           }
@@ -297,61 +199,10 @@
         const active = keyboard && focused && cursor ? cells[cursorIndex()] : null;
         Board.activeCell(element, active || null, "tw-cell");
         element.dataset.count = sel ? sel.count : "";
-        paintBars(previewing ? target.distance * sel.count : 0);
-        paintControls();
+        Towers.paintBars(area, view, ctx, previewing ? target.distance * sel.count : 0);
+        Towers.paintControls(area, ctx, { can: interactive(), view, importCount, autoEnd, sel,
+          split: !!sel && canSplit(sel.src), nothingLeft: !!view.legal && nothingLeft() });
         paintInfo(previewing ? target : null);
-      }
-
-      function paintBars(pending) {
-        for (const p of [1, 2]) {
-          const bar = $("tw-bar-" + p);
-          if (!bar) continue;
-          const pts = view.points[p - 1];
-          const total = pts.unused + pts.used;
-          bar.classList.toggle("to-move", !view.over && view.current === p);
-          bar.classList.toggle("winner", view.winner === p);
-          const you = ctx.mySeats().includes(p) && ctx.mySeats().length === 1;
-          bar.querySelector(".tw-who").textContent = NAMES[p] + (you ? " (you)" : "");
-          bar.querySelector(".tw-unused").textContent = pts.unused;
-          bar.querySelector(".tw-used").textContent = pts.used;
-          const track = bar.querySelector(".tw-track");
-          track.style.setProperty("--t", Math.max(total, 1));
-          track.setAttribute("aria-label", `${plural(pts.unused, "move point")} left, ${pts.used} used`);
-          while (track.children.length < total) track.appendChild(document.createElement("i"));
-          while (track.children.length > total) track.lastChild.remove();
-          [...track.children].forEach((pawn, k) => {
-            const used = k >= pts.unused;
-            // The pawns that the hovered move would spend: the last `pending` unused ones.
-            const spend = !used && p === view.current && k >= pts.unused - pending;
-            pawn.className = "tw-pawn" + (used ? " used" : "") + (spend ? " pending" : "");
-            pawn.style.setProperty("--slot", used ? total - 1 - k : k);
-          });
-        }
-      }
-
-      function paintControls() {
-        const can = interactive();
-        const legal = view.legal;
-        const imp = $("tw-import"), undo = $("tw-undo"), end = $("tw-end");
-        imp.disabled = !can || !legal.can_import;
-        imp.textContent = importCount && importCount > 1 ? `Import ${importCount}` : "Import";
-        undo.disabled = !can || !view.can_undo;
-        end.disabled = !can || !legal.can_end;
-        end.textContent = legal.end_draws ? "Pass (draws)" : view.turn_moves.length ? "End turn" : "Pass";
-        end.title = "End your turn (E)";
-        end.classList.toggle("salient", can && nothingLeft());
-        end.classList.toggle("draws", can && legal.end_draws);
-        $("tw-auto-end").checked = autoEnd;
-        $("tw-auto-end").closest("label").hidden = !ctx.mySeats().length;
-        const count = $("tw-count");
-        const show = !!sel && canSplit(sel.src);
-        count.hidden = !show;
-        if (sel) {
-          $("tw-count-value").textContent = sel.count;
-          $("tw-count-max").textContent = sel.src.height;
-          $("tw-less").disabled = sel.count <= 1;
-          $("tw-more").disabled = sel.count >= sel.src.height;
-        }
       }
 
       function paintInfo(target) {
@@ -359,16 +210,8 @@
         if (!live) text = "An earlier position (step to the end to play).";
         else if (view.over) text = "Game over.";
         else if (view.turn == null) text = "";
-        else if (sel) {
-          const h = sel.src.height, [x, y] = sel.src.from;
-          text = `${h > 1 ? "Tower of " + h : "Pawn"} at ${name(x, y)}: moving ${sel.count === h ? (h > 1 ? "the whole tower" : "it") : plural(sel.count, "pawn")}`;
-          if (target) {
-            text += ` to ${name(target.to[0], target.to[1])} costs ${target.distance} × ${sel.count} = ${plural(target.distance * sel.count, "point")}.`;
-          } else {
-            const any = movesOf(sel.src).some((m) => m.count === sel.count);
-            text += any ? "; the green cells are where it can go." : "; no cell can take that many: choose another number.";
-          }
-        } else {
+        else if (sel) text = Towers.movingText(sel, target, name, movesOf(sel.src).some((m) => m.count === sel.count));
+        else {
           const who = NAMES[view.turn];
           text = `${who} to move: ${plural(view.move_points, "move point")} left.`;
           if (interactive()) {
@@ -475,108 +318,22 @@
         play("end");
       }
 
-      // -- pointer input --------------------------------------------------------------------------------
-      function cellIndexAt(clientX, clientY) {
-        const el = document.elementFromPoint(clientX, clientY);
-        const cell = el && el.closest ? el.closest(".tw-board .cell") : null;
-        if (!cell || !board().contains(cell)) return null;
-        return idx(Number(cell.dataset.x), Number(cell.dataset.y));
-      }
-
-      function startDrag(event) {
-        press.dragging = true;
-        const src = sel.src;
-        const owner = view.turn;
-        const size = cells[sel.i].getBoundingClientRect().width;
-        ghost = document.createElement("div");
-        ghost.className = `tw-ghost p${owner}${sel.count === src.height && towerMap().get(sel.i).master ? " master" : ""}`;
-        ghost.style.setProperty("--size", size + "px");
-        ghost.innerHTML = stackHTML(sel.count, sel.count === src.height && towerMap().get(sel.i).master, owner);
-        document.body.appendChild(ghost);
-        moveGhost(event);
-        paint();
-      }
-
-      function moveGhost(event) {
-        if (!ghost) return;
-        ghost.style.left = event.clientX + "px";
-        ghost.style.top = event.clientY + "px";
-      }
-
-      function endDrag() {
-        if (ghost) { ghost.remove(); ghost = null; }
-        press = null;
-      }
-
-      function listen(board) {
-        board.addEventListener("contextmenu", (event) => event.preventDefault()); // right-drag = one pawn
-        board.addEventListener("pointerdown", (event) => {
-          if (!view || event.button > 2 || event.button === 1) return;
-          board.focus({ preventScroll: true });
-          keyboard = false;
-          const i = cellIndexAt(event.clientX, event.clientY);
-          if (i == null) return;
-          placeCursor(i);
-          if (!interactive()) { paint(); return; }
-          event.preventDefault(); // no text selection, no emulated mouse quirks
-          const right = event.button === 2;
-          const src = sourceAt(i);
-          const wasSelected = !!sel && sel.i === i;
-          const isTarget = !!sel && !!targetAt(i);
-          press = { i, x: event.clientX, y: event.clientY, pointer: event.pointerId, src, right, wasSelected,
-                    deferred: isTarget, dragging: false };
-          try { board.setPointerCapture(event.pointerId); } catch (e) { /* synthetic events */ }
-          if (src && !isTarget && (!wasSelected || right)) select(src, right ? 1 : null);
-          else paint();
-        });
-        board.addEventListener("pointermove", (event) => {
-          if (!view) return;
-          if (press && press.pointer === event.pointerId) {
-            if (!press.dragging && press.src &&
-                Math.hypot(event.clientX - press.x, event.clientY - press.y) > DRAG_START) {
-              if (!sel || sel.i !== press.i) select(press.src, press.right ? 1 : null);
-              startDrag(event);
-            }
-            if (press.dragging) {
-              moveGhost(event);
-              const i = cellIndexAt(event.clientX, event.clientY);
-              if (i !== hover) { hover = i; paint(); }
-            }
-            return;
-          }
-          if (sel && event.pointerType === "mouse") { // hover preview of the path and the cost
-            const i = cellIndexAt(event.clientX, event.clientY);
-            if (i !== hover) { hover = i; paint(); }
-          }
-        });
-        const release = (event) => {
-          if (!press || press.pointer !== event.pointerId) return;
-          const p = press;
-          const i = cellIndexAt(event.clientX, event.clientY);
-          endDrag();
-          if (p.dragging) {
-            hover = null;
-            if (i != null && sel) attempt(i, "drag");
-            else paint();
-            return;
-          }
-          if (i !== p.i) { paint(); return; } // pressed and slid off without a drag: nothing
-          if (p.deferred) return attempt(i, "click");
-          if (p.src) {
-            if (p.wasSelected && !p.right) deselect();
-            return;
-          }
-          if (sel) return attempt(i, "click");
-          explain(i);
-        };
-        board.addEventListener("pointerup", release);
-        board.addEventListener("pointercancel", () => { endDrag(); hover = null; paint(); });
-        board.addEventListener("pointerleave", (event) => {
-          if (!press && event.pointerType === "mouse" && hover != null) { hover = null; paint(); }
-        });
-        board.addEventListener("focus", () => paint());
-        board.addEventListener("blur", () => paint());
-      }
+      // -- pointer input (towers-pointer.js) -----------------------------------------------------------
+      const pointer = Towers.pointer({
+        ready: () => !!view,
+        interactive,
+        indexOf: (cell) => idx(Number(cell.dataset.x), Number(cell.dataset.y)),
+        pressed(i) { keyboard = false; if (i != null) placeCursor(i); },
+        selected: () => sel,
+        sourceAt, targetAt, select, deselect, attempt, explain, paint,
+        hovered: () => hover,
+        setHover(i, now) { if (i === hover) return; hover = i; if (now) paint(); },
+        ghost() {
+          const whole = sel.count === sel.src.height && towerMap().get(sel.i).master;
+          return Towers.ghost(view.turn, sel.count, whole, cells[sel.i].getBoundingClientRect().width);
+        },
+      });
+      const listen = (element) => pointer.listen(element);
 
       // -- the buttons ----------------------------------------------------------------------------------
       $("tw-import").addEventListener("click", doImport);
@@ -586,7 +343,7 @@
       $("tw-more").addEventListener("click", () => sel && setCount(sel.count + 1));
       $("tw-auto-end").addEventListener("change", (event) => {
         autoEnd = event.target.checked;
-        writePref(autoEnd);
+        Towers.writePref(autoEnd);
         maybeAutoEnd();
       });
 
