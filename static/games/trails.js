@@ -63,11 +63,11 @@
           columns: size, rows: size, flipped: turned, id: "board", className: "trails-board", rowClass: "trails-row",
           label: `Trails and Towers board, ${size} by ${size}${turned ? ", seen from Red's side" : ""}`,
           position: (cell) => [Number(cell.dataset.c), Number(cell.dataset.r)],
-          cell(cell, c, r) {
+          cell(cell, c, r, built) {
             cell.className = "cell free";
             cell.dataset.r = r;
             cell.dataset.c = c;
-            cell.insertAdjacentHTML("beforeend", Board.edgesHTML(grid.edges(c, r), size - r, FILES[c]));
+            cell.insertAdjacentHTML("beforeend", Board.edgesHTML(built.edges(c, r), size - r, FILES[c]));
           },
         });
       }

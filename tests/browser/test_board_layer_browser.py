@@ -181,6 +181,17 @@ def test_the_second_seat_sees_the_board_turned(new_context, live_server, game):
     assert x0 < x1 and y0 < y1
     (x0, y0), (x1, y1) = rect(second, corner), rect(second, far)
     assert x0 > x1 and y0 > y1
+    # from both sides the ranks are drawn along the left edge and the files along the bottom, as the board is seen
+    for page in (first, second):
+        edges = page.evaluate("""() => {
+          const cells = [...document.querySelectorAll('#board [role=gridcell]')].map((c) => c.getBoundingClientRect());
+          const left = Math.min(...cells.map((r) => r.left)), bottom = Math.max(...cells.map((r) => r.bottom));
+          const at = (sel) => [...document.querySelectorAll(sel)].map((s) => s.closest('.cell').getBoundingClientRect());
+          return { ranks: at('#board .coord.rank').map((r) => Math.abs(r.left - left) < 2),
+                   files: at('#board .coord.file').map((r) => Math.abs(r.bottom - bottom) < 2) };
+        }""")
+        assert len(edges["ranks"]) == n and all(edges["ranks"])
+        assert len(edges["files"]) == n and all(edges["files"])
 
 
 def cursor_moves(page, press, where):
