@@ -12,7 +12,6 @@
   "use strict";
   const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   const COLOURS = 16;
-  const ARROWS = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
   const FIELD = /^g?(\d+),(\d+)$/;
   // A touch screen (no hover, a coarse pointer) has no keys to press: its texts name none (quadrille.css hides
   // the pages' .key-hint there too).
@@ -28,6 +27,7 @@
   const labelOf = (seat) => (seat <= LETTERS.length ? `${nameOf(seat)} (${markOf(seat)})` : nameOf(seat));
   const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
   const Motion = window.QuadrilleMotion;
+  const Board = window.QuadrilleBoard; // static/js/board/: the grid, the keyboard cursor, the one shape of targets
 
   // Field names for people: columns a, b, … z, aa, ab … from the left, rows 1, 2, 3 … from the bottom (y + 1),
   // in lower case so that they are not read as the players' letters.
@@ -38,10 +38,7 @@
   }
   const fieldName = (x, y) => `${column(x)}${y + 1}`;
   // The coordinates drawn along the left and bottom edges (as the template draws them), to read names off.
-  function coords(cell, x, y) {
-    if (x === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord rank" data-coord="${y + 1}" aria-hidden="true"></span>`);
-    if (y === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord file" data-coord="${column(x)}" aria-hidden="true"></span>`);
-  }
+  const coords = (cell, grid, x, y) => cell.insertAdjacentHTML("beforeend", Board.edgesHTML(grid.edges(x, y), y + 1, column(x)));
 
   // What a turn with only a golden move left asks (the server ends the game once nobody can take a field and every
   // player able to make a golden move skipped it in a row: games/gamma/passes.py); "" on any other turn.
@@ -77,85 +74,74 @@
       let live = true;
       let w = 0;
       let h = 0;
-      let cells = [];               // cell elements, index y * w + x
-      const cursor = { x: 0, y: 0 }; // the terminal game starts on (0, 0), the bottom-left field
-      let showCursor = false;        // shown once the keys are in use
+      let grid = null;               // the ARIA grid (board/grid.js): y = 0 at the bottom, never turned
+      let cursor = null;             // the keyboard cursor (board/cursor.js), shown once the keys are in use
+      const selection = Board.selection(); // the fields to take (or, in golden mode, to take over)
       let golden = false;            // the golden mode
       let goldenAt = null;           // view.moves when the golden mode was switched on
 
-      const board = () => byId("board");
+      const board = () => grid.element;
 
       // -- the grid (rebuilt only when the size changes, e.g. after the creator's start or an import) --------------
-      function index() {
-        const grid = board();
-        w = Number(grid.dataset.width);
-        h = Number(grid.dataset.height);
-        cells = new Array(w * h);
-        for (const cell of grid.querySelectorAll(".cell")) {
-          cells[Number(cell.dataset.y) * w + Number(cell.dataset.x)] = cell;
-        }
-      }
-
-      function build(width, height) {
-        const old = board();
-        const grid = document.createElement("div");
-        grid.className = "gamma-board";
-        grid.id = "board";
-        grid.setAttribute("role", "grid");
-        grid.setAttribute("aria-label", `Gamma board, ${width} columns by ${height} rows; arrows move the cursor, `
-          + "space takes a field, G switches the golden move, C skips");
-        grid.dataset.width = width;
-        grid.dataset.height = height;
-        grid.style.setProperty("--w", width);
-        grid.style.setProperty("--h", height);
-        for (let y = height - 1; y >= 0; y--) {
-          const row = document.createElement("div");
-          row.className = "gamma-row";
-          row.setAttribute("role", "row");
-          for (let x = 0; x < width; x++) {
-            const cell = document.createElement("div");
-            cell.setAttribute("role", "gridcell");
+      function gridOf(width, height) {
+        return Board.grid({
+          columns: width, rows: height, upward: true, id: "board", className: "gamma-board", rowClass: "gamma-row",
+          label: `Gamma board, ${width} columns by ${height} rows; arrows move the cursor, `
+            + "space takes a field, G switches the golden move, C skips",
+          position: (cell) => [Number(cell.dataset.x), Number(cell.dataset.y)],
+          cell(cell, x, y, built) {
             cell.className = "cell";
             cell.dataset.x = x;
             cell.dataset.y = y;
             cell.title = fieldName(x, y);
             cell.setAttribute("aria-label", `${fieldName(x, y)}: empty`);
-            coords(cell, x, y);
-            row.appendChild(cell);
-          }
-          grid.appendChild(row);
-        }
-        old.replaceWith(grid);
-        listen(grid);
-        index();
-        observe(grid);
-        cursor.x = Math.min(cursor.x, width - 1);
-        cursor.y = Math.min(cursor.y, height - 1);
+            coords(cell, built, x, y);
+          },
+        });
+      }
+      function index(element) {
+        w = Number(element.dataset.width);
+        h = Number(element.dataset.height);
+        grid = gridOf(w, h).adopt(element);
+        // the terminal game starts on (0, 0), the bottom-left field; the cursor keeps its place between turns
+        if (cursor) cursor.relayout(grid); else { cursor = Board.cursor(grid); cursor.place(0, 0); }
+      }
+
+      function build(width, height) {
+        const old = board();
+        const built = gridOf(width, height).build();
+        built.element.dataset.width = width;
+        built.element.dataset.height = height;
+        built.element.style.setProperty("--w", width);
+        built.element.style.setProperty("--h", height);
+        built.replace(old);
+        listen(built.element);
+        index(built.element);
+        observe(built.element);
       }
 
       // 1em on the board = one field (the letters and rings scale with it). Measured, not derived with container
       // query units in CSS: those made every redraw restyle every field (0.4 s a move on 100 x 100).
       const sizer = typeof ResizeObserver === "function" ? new ResizeObserver(() => fitFont()) : null;
       function fitFont() {
-        const grid = board();
-        const field = grid.clientWidth / Math.max(w, 1);
-        if (field > 0) grid.style.fontSize = `${field.toFixed(2)}px`;
+        const element = board();
+        const field = element.clientWidth / Math.max(w, 1);
+        if (field > 0) element.style.fontSize = `${field.toFixed(2)}px`;
       }
-      function observe(grid) {
-        if (sizer) { sizer.disconnect(); sizer.observe(grid); }
+      function observe(element) {
+        if (sizer) { sizer.disconnect(); sizer.observe(element); }
         fitFont();
       }
 
-      function listen(grid) {
-        grid.addEventListener("click", (event) => {
+      function listen(element) {
+        element.addEventListener("click", (event) => {
           const cell = event.target.closest(".cell");
           if (!cell || !view || !live || !ctx.mySeats().length || current() == null) return;
-          cursor.x = Number(cell.dataset.x);
-          cursor.y = Number(cell.dataset.y);
-          playAt(cursor.x, cursor.y, golden);
+          cursor.place(Number(cell.dataset.x), Number(cell.dataset.y));
+          playAt(...cursor.at(), golden);
         });
       }
-      index();
+      index(document.getElementById("board"));
       listen(board());
       observe(board());
 
@@ -186,7 +172,7 @@
       // -- drawing ------------------------------------------------------------------------------------------
       function lastField() {
         const m = view.last && FIELD.exec(view.last);
-        return m ? Number(m[2]) * w + Number(m[1]) : -1;
+        return m ? Board.key(Number(m[1]), Number(m[2])) : null;
       }
 
       let drawnMoves = -1; // the moves of the live position drawn last: one more is animated
@@ -202,7 +188,8 @@
         if (golden && (!mine() || view.moves !== goldenAt)) { golden = false; goldenAt = null; }
         redraw();
         const last = lastField();
-        if (oneMore && last >= 0 && cells[last]) Motion.pop(cells[last]);
+        const lastCell = last && grid.at(...last.split(",").map(Number));
+        if (oneMore && lastCell) Motion.pop(lastCell);
       }
 
       function redraw() {
@@ -210,44 +197,45 @@
         const turn = current();
         const canPlay = mine();
         const seats = ctx.mySeats();
-        const show = (list) => new Set(list.map(([x, y]) => y * w + x));
-        const legal = live && turn != null && !golden ? show(view.legal) : new Set();
-        const gold = golden ? show(view.golden) : new Set();
+        // The one shape of targets: the fields to take, or in golden mode the fields a golden move may take over.
+        const fields = golden ? view.golden : live && turn != null ? view.legal : [];
+        selection.set(Board.legalMap([["", fields.map(([x, y]) => ({ to: Board.key(x, y), move: `${golden ? "g" : ""}${x},${y}` }))]]));
+        const targets = selection.targets();
         const last = lastField();
-        const cursorAt = showCursor && live && seats.length && turn != null ? cursor.y * w + cursor.x : -1;
+        const cursorAt = cursor.shown && live && seats.length && turn != null ? Board.key(...cursor.at()) : null;
 
         for (let y = 0; y < h; y++) {
           const row = view.cells[y];
           for (let x = 0; x < w; x++) {
-            const i = y * w + x;
+            const k = Board.key(x, y);
             const owner = row[x];
             let cls = "cell";
             if (owner) {
               cls += " owned " + colourOf(owner);
               if (owner > LETTERS.length) cls += " wide";
               if (owner === turn) cls += " active-owner";
-              if (gold.has(i)) cls += " gold";
-            } else if (legal.has(i)) cls += " legal";
-            if (i === last) cls += " last last-to";
-            if (i === cursorAt) cls += " cursor";
-            const cell = cells[i];
-            if (cell.className !== cls) cell.className = cls;
+              if (golden && targets.has(k)) cls += " gold";
+            } else if (!golden && targets.has(k)) cls += " legal";
+            if (k === last) cls += " last last-to";
+            if (k === cursorAt) cls += " cursor";
+            const cell = grid.at(x, y);
+            Board.setClass(cell, cls);
             const text = owner ? markOf(owner) : "";
             if ((cell.dataset.mark || "") !== text) {
               cell.dataset.mark = text;
               cell.textContent = text;
-              coords(cell, x, y); // the edge's coordinates stay beside the mark
+              coords(cell, grid, x, y); // the edge's coordinates stay beside the mark
               cell.setAttribute("aria-label", `${fieldName(x, y)}: ${owner ? labelOf(owner) : "empty"}`);
             }
           }
         }
-        const grid = board();
-        grid.classList.toggle("golden", golden);
-        grid.classList.toggle("playable", canPlay);
-        grid.classList.toggle("watching", live && turn != null && !canPlay);
-        grid.classList.toggle("replaying", !live);
-        grid.dataset.turn = turn == null ? "" : turn;
-        grid.dataset.mode = golden ? "golden" : "normal";
+        const element = board();
+        element.classList.toggle("golden", golden);
+        element.classList.toggle("playable", canPlay);
+        element.classList.toggle("watching", live && turn != null && !canPlay);
+        element.classList.toggle("replaying", !live);
+        element.dataset.turn = turn == null ? "" : turn;
+        element.dataset.mode = golden ? "golden" : "normal";
 
         drawTools(turn, canPlay);
         drawScores(turn);
@@ -281,7 +269,7 @@
           text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;
         }
         else text = `${labelOf(turn)} to move.`;
-        if (live && showCursor && ctx.mySeats().length && turn != null) text += ` Cursor ${fieldName(cursor.x, cursor.y)}.`;
+        if (live && cursor.shown && ctx.mySeats().length && turn != null) text += ` Cursor ${fieldName(...cursor.at())}.`;
         const info = byId("gamma-info");
         if (info.textContent !== text) info.textContent = text;
       }
@@ -383,27 +371,23 @@
       function key(event) {
         if (!view || !live || !ctx.mySeats().length || current() == null) return false;
         const k = event.key;
-        if (ARROWS[k]) {
-          const [dx, dy] = ARROWS[k];
-          // Hard walls: an arrow that would leave the board does nothing (as in the terminal game).
-          if (cursor.x + dx >= 0 && cursor.x + dx < w) cursor.x += dx;
-          if (cursor.y + dy >= 0 && cursor.y + dy < h) cursor.y += dy;
-          showCursor = true;
+        if (cursor.move(k)) { // hard walls: an arrow that would leave the board does nothing (as in the terminal game)
+          cursor.shown = true;
           redraw();
           return true;
         }
         if (k === " " || k === "Spacebar" || k === "Enter") {
           // a focused button or link (Skip, a move of the list) keeps its own Enter and space
           if (event.target.closest && event.target.closest("button, a, summary, input, select")) return false;
-          const wasShown = showCursor;
-          showCursor = true;
+          const wasShown = cursor.shown;
+          cursor.shown = true;
           if (!wasShown) redraw();
-          playAt(cursor.x, cursor.y, golden);
+          playAt(...cursor.at(), golden);
           return true;
         }
         if (k === "g" || k === "G") {
           if (!golden) setGolden(true);
-          else if (showCursor) playAt(cursor.x, cursor.y, true);
+          else if (cursor.shown) playAt(...cursor.at(), true);
           else setGolden(false);
           return true;
         }

@@ -30,12 +30,7 @@
   const FILES = "abcdefghijklmnopqrstuvwxyz";
   const cellName = (r, c, n) => `${FILES[c]}${n - r}`;
   const WHAT = { ".": "empty", "1": "Blue's trail", "2": "Red's trail", T: "tower" };
-  function coords(cell, r, c, n, turned) {
-    const left = turned ? c === n - 1 : c === 0;
-    const bottom = turned ? r === 0 : r === n - 1;
-    if (left) cell.insertAdjacentHTML("beforeend", `<span class="coord rank" data-coord="${n - r}" aria-hidden="true"></span>`);
-    if (bottom) cell.insertAdjacentHTML("beforeend", `<span class="coord file" data-coord="${FILES[c]}" aria-hidden="true"></span>`);
-  }
+  const Board = window.QuadrilleBoard; // static/js/board/: the grid, the one shape of legal targets
 
   Quadrille.register("trails", {
     flips: true,
@@ -59,52 +54,54 @@
     mount(area, ctx) {
       let view = null;
       let live = true;
-
-      function board() { return area.querySelector(".trails-board"); }
-
       let flipped = false;
-      const isFlipped = () => !!(ctx.flipped && ctx.flipped());
+      const selection = Board.selection();
 
-      function build(size, turned) {
-        // Rebuild the grid only when the size or the side it is seen from changes (e.g. after importing a record
-        // of another size). Seen from the second seat's side, the rows and the cells run the other way.
-        flipped = !!turned;
-        const old = board();
-        const grid = document.createElement("div");
-        grid.className = "trails-board";
-        grid.id = "board";
-        grid.setAttribute("role", "grid");
-        grid.dataset.size = size;
-        grid.style.setProperty("--n", size);
-        grid.setAttribute("aria-label", `Trails and Towers board, ${size} by ${size}${flipped ? ", seen from Red's side" : ""}`);
-        grid.classList.toggle("flipped", flipped);
-        for (let k = 0; k < size; k++) {
-          const r = flipped ? size - 1 - k : k;
-          const row = document.createElement("div");
-          row.className = "trails-row";
-          row.setAttribute("role", "row");
-          for (let j = 0; j < size; j++) {
-            const c = flipped ? size - 1 - j : j;
-            const cell = document.createElement("div");
-            cell.setAttribute("role", "gridcell");
+      // The grid: cells named by row r (= y, from the top) and column c (= x); data-r and data-c as the template's.
+      function gridOf(size, turned) {
+        return Board.grid({
+          columns: size, rows: size, flipped: turned, id: "board", className: "trails-board", rowClass: "trails-row",
+          label: `Trails and Towers board, ${size} by ${size}${turned ? ", seen from Red's side" : ""}`,
+          position: (cell) => [Number(cell.dataset.c), Number(cell.dataset.r)],
+          cell(cell, c, r, built) {
             cell.className = "cell free";
             cell.dataset.r = r;
             cell.dataset.c = c;
-            coords(cell, r, c, size, flipped);
-            row.appendChild(cell);
-          }
-          grid.appendChild(row);
-        }
-        old.replaceWith(grid);
-        listen(grid);
+            cell.insertAdjacentHTML("beforeend", Board.edgesHTML(built.edges(c, r), size - r, FILES[c]));
+          },
+        });
+      }
+      let grid = gridOf(Number(area.querySelector(".trails-board").dataset.size), false);
+      grid.adopt(area.querySelector(".trails-board"));
+      const board = () => grid.element;
+
+      function build(size, turned) {
+        // Rebuilt only when the size or the side it is seen from changes (e.g. after importing a record of
+        // another size); seen from the second seat's side, the rows and the cells run the other way.
+        flipped = !!turned;
+        const old = board();
+        grid = gridOf(size, flipped).build();
+        grid.element.dataset.size = size;
+        grid.element.style.setProperty("--n", size);
+        grid.replace(old);
+        listen(grid.element);
       }
 
-      function listen(grid) {
-        grid.addEventListener("click", (event) => {
+      // The one shape of legal targets: from the head to move, a direction to each green cell.
+      function legalOf(v) {
+        if (v.turn == null) return new Map();
+        const head = v.heads[v.turn - 1];
+        return Board.legalMap([["", v.green.map(([r, c]) => ({ to: Board.key(c, r), move: directionOf(head, r, c) }))]]);
+      }
+
+      function listen(element) {
+        // A click on any cell in line with the head plays that direction; the rules decide how far it goes.
+        element.addEventListener("click", (event) => {
           const cell = event.target.closest(".cell");
           if (!cell || !view || !live || view.turn == null) return;
-          const head = view.heads[view.turn - 1];
-          const move = directionOf(head, Number(cell.dataset.r), Number(cell.dataset.c));
+          const r = Number(cell.dataset.r), c = Number(cell.dataset.c);
+          const target = selection.movesTo(Board.key(c, r))[0];
+          const move = target ? target.move : directionOf(view.heads[view.turn - 1], r, c);
           if (move) ctx.play(move);
         });
       }
@@ -114,31 +111,30 @@
         view = nextView;
         live = isLive;
         const oneMore = isLive && drawnMoves >= 0 && state.moves.length === drawnMoves + 1;
-        if (Number(board().dataset.size) !== view.size || isFlipped() !== flipped) build(view.size, isFlipped());
+        if (Number(board().dataset.size) !== view.size || Board.isFlipped(ctx) !== flipped) build(view.size, Board.isFlipped(ctx));
         drawnMoves = isLive ? state.moves.length : -1;
-        const green = new Set(view.green.map(([r, c]) => r * view.size + c));
+        selection.set(legalOf(view));
+        const green = selection.targets();
         const lm = view.last_move;
-        const last = new Set(lm ? lm.cells.map(([r, c]) => r * view.size + c) : []);
+        const last = new Set(lm ? lm.cells.map(([r, c]) => Board.key(c, r)) : []);
         // where the trail's head stood before the move: one step back from the first cell claimed
         const from = lm && STEP[lm.move] && lm.cells.length
-          ? (lm.cells[0][0] - STEP[lm.move][0]) * view.size + lm.cells[0][1] - STEP[lm.move][1] : -1;
+          ? Board.key(lm.cells[0][1] - STEP[lm.move][1], lm.cells[0][0] - STEP[lm.move][0]) : null;
         const active = view.turn ? view.heads[view.turn - 1] : null;
-        const cells = board().querySelectorAll(".cell");
-        cells.forEach((cell) => {
-          const r = Number(cell.dataset.r), c = Number(cell.dataset.c), i = r * view.size + c;
+        const isAt = (head, r, c) => !!head && head[0] === r && head[1] === c;
+        grid.cells.forEach((cell) => {
+          const r = Number(cell.dataset.r), c = Number(cell.dataset.c), k = Board.key(c, r);
           let cls = "cell " + CLASS[view.cells[r][c]];
-          if (green.has(i)) cls += " green";
-          if (last.has(i)) cls += " last last-to";
-          if (i === from) cls += " last-from";
-          if (active && active[0] === r && active[1] === c) cls += " head";
-          if (view.heads[0][0] === r && view.heads[0][1] === c) cls += " head1";
-          if (view.heads[1][0] === r && view.heads[1][1] === c) cls += " head2";
-          if (cell.className !== cls) cell.className = cls;
+          if (green.has(k)) cls += " green";
+          if (last.has(k)) cls += " last last-to";
+          if (k === from) cls += " last-from";
+          if (isAt(active, r, c)) cls += " head";
+          if (isAt(view.heads[0], r, c)) cls += " head1";
+          if (isAt(view.heads[1], r, c)) cls += " head2";
+          Board.setClass(cell, cls);
           // the cell's accessible name: its coordinates, then what stands on it ("c11: Blue's head")
-          const head = view.heads[0][0] === r && view.heads[0][1] === c ? "Blue's head"
-            : view.heads[1][0] === r && view.heads[1][1] === c ? "Red's head" : WHAT[view.cells[r][c]];
-          const said = `${cellName(r, c, view.size)}: ${head}${green.has(i) ? ", a move can reach it" : ""}`;
-          if (cell.getAttribute("aria-label") !== said) cell.setAttribute("aria-label", said);
+          const head = isAt(view.heads[0], r, c) ? "Blue's head" : isAt(view.heads[1], r, c) ? "Red's head" : WHAT[view.cells[r][c]];
+          Board.setLabel(cell, `${cellName(r, c, view.size)}: ${head}${green.has(k) ? ", a move can reach it" : ""}`);
         });
         board().classList.toggle("replaying", !isLive);
         if (oneMore && lm) animate(lm);
@@ -152,7 +148,7 @@
 
       // The cells the move claimed grow one after another, from the old head to the new one.
       function animate(lm) {
-        const cells = lm.cells.map(([r, c]) => board().querySelector(`.cell[data-r="${r}"][data-c="${c}"]`)).filter(Boolean);
+        const cells = lm.cells.map(([r, c]) => grid.at(c, r)).filter(Boolean);
         Motion.sequence(cells, Motion.pop);
       }
 
