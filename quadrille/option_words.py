@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import games
 
-from . import words as guide_words
+from .catalog import words as game_words
 
 STANDARD = "standard options"
 
@@ -24,7 +24,7 @@ def _described(name: str, options_key: str) -> str:
     options = json.loads(options_key)
     game = games.get(name)
     try:
-        said = guide_words(name)
+        said = game_words(name)
     except KeyError:
         said = {}
     normal = _normal(game, options)

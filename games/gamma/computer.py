@@ -178,3 +178,7 @@ class GammaModel(Model):
         me = self.me
         others = max((s for q, s in enumerate(scores, 1) if q != me), default=0)
         return base + (scores[me - 1] - others)
+
+
+#: the model ai.choose_move searches with (ai/__init__.py)
+MODEL = GammaModel

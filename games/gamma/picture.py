@@ -5,7 +5,7 @@ the player's colour and letter (A, B, C, ...), so that nobody depends on telling
 """
 from __future__ import annotations
 
-from quadrille.guide import grid_path, n, rect, svg
+from games.svg import grid_path, n, rect, svg
 
 CELL = 10
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

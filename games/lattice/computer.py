@@ -122,3 +122,19 @@ class LatticeModel(Model):
         if lt:
             v -= (self.bench_weight if lb else self.piece) * bt
         return v * self.sign
+
+
+#: the model ai.choose_move searches with (ai/__init__.py)
+MODEL = LatticeModel
+#: the original program's three filter levels (classic_computer.py), offered beside levels 1 to 3
+CLASSIC_LEVELS = [
+    {"id": "classic-1", "label": "Classic level 1 (the original's level1)"},
+    {"id": "classic-2", "label": "Classic level 2 (the original's level2)"},
+    {"id": "classic-3", "label": "Classic level 3 (the original's level3)"},
+]
+
+
+def classic(board, level: str, rng) -> str:
+    """The original's move at a classic level ("classic-1".."classic-3")."""
+    from games.lattice.classic_computer import choose
+    return choose(board, int(level[-1]), rng)

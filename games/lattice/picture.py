@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from markupsafe import escape
 
-from quadrille.guide import n, rect, svg
+from games.svg import n, rect, svg
 
 CELL = 10
 GAP = 6

@@ -293,7 +293,7 @@ class TowersModel(Model):
         side = board.turn
         if side is None or not board.master_attacked(3 - side):
             return None
-        from ai.classic_towers import _Turn
+        from games.towers.classic_computer import _Turn
         planner = _Turn(board)
         target = board.master_cell(3 - side)
         for _, path in planner.paths_to(target, side, board.move_points, skip_locked=True):
@@ -680,3 +680,17 @@ def turn_search(board, model: "TowersModel", limits, rng, max_depth: int = TURN_
     top = mine[0][1]
     ties = sorted(seq for seq, v in mine if v >= top - 1e-9 and len(seq) == len(mine[0][0]))
     return rng.choice(ties)[0]
+
+
+#: the model ai.choose_move searches with (ai/__init__.py); its level 3 searches whole turns (deep_search)
+MODEL = TowersModel
+#: the original's rule-based AI-1 (classic_computer.py), offered beside levels 1 to 3
+CLASSIC_LEVELS = [
+    {"id": "classic", "label": "Classic AI-1 (the original's rule-based opponent)"},
+]
+
+
+def classic(board, level: str, rng) -> str:
+    """The original's AI-1's move."""
+    from games.towers.classic_computer import choose
+    return choose(board, rng)

@@ -5,7 +5,7 @@ Cells are (x, y): x the column from the left, y the row from the top (Red, Playe
 """
 from __future__ import annotations
 
-from quadrille.guide import n, rect, svg
+from games.svg import n, rect, svg
 
 CELL = 10
 CROWN = "m-3 1.6-.6-3.4 1.9 1.3 1.7-2.6 1.7 2.6 1.9-1.3-.6 3.4z"  # centred on (0, 0)

@@ -185,3 +185,7 @@ class TrailsModel(Model):
             if taken[3 - me] == self.need - 1 and ttheirs:
                 v -= TOWER_TAKEN / 2
         return float(v)
+
+
+#: the model ai.choose_move searches with (ai/__init__.py)
+MODEL = TrailsModel

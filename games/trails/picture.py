@@ -4,7 +4,7 @@ Cells are (row, column) from the top-left, as in the view; a mark is [row, colum
 """
 from __future__ import annotations
 
-from quadrille.guide import grid_path, n, rect, svg
+from games.svg import grid_path, n, rect, svg
 
 CELL = 10
 TOWER = "m2.5 8.2h5v-1h-.8l-.5-3.6h.9v-2h-1v.9h-.9v-.9h-1v.9h-.9v-.9h-1v2h.9l-.5 3.6h-.8z"  # a rook, in a 10x10 cell

@@ -1,4 +1,4 @@
-"""quadrille/guide: each game's pictures, lobby words and lesson, checked against the real engine, and the routes
+"""quadrille/pictures.py and quadrille/tutorials.py: each game's pictures, lobby words and tutorial, checked against the real engine, and the routes
 that serve them (previews, lesson steps and tries, tutorial and rules pages)."""
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import games
-from quadrille import create_app, guide
+from quadrille import catalog, create_app, pictures, tutorials
 
-GAMES = ["gamma", "lattice", "towers", "trails"]
+GAMES = games.names()
 
 
 @pytest.fixture(scope="module")
@@ -18,39 +18,39 @@ def client(tmp_path_factory):
     return app.test_client()
 
 
-def test_every_game_has_a_guide():
-    assert guide.names() == GAMES == games.names()
+def test_every_game_has_a_picture_and_a_tutorial():
+    assert pictures.names() == tutorials.names() == GAMES == games.names()
 
 
 # -- pictures ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_pictures_are_small_escaped_svg_of_the_real_position(name):
-    picture = str(guide.tile_picture(name))
+    picture = str(pictures.tile_picture(name))
     root = ET.fromstring(picture)  # well-formed XML
     assert root.tag.endswith("svg") and root.get("role") == "img" and root.get("aria-label")
     assert len(picture) < 8_000
-    for preset in guide.words(name)["presets"]:
-        assert len(str(guide.preview(name, preset["options"]))) < 20_000
-    board = guide.position(name, guide.lesson(name)["options"], guide.lesson(name)["steps"][2]["moves"])
-    marked = str(guide.picture(name, board.view(), marks=guide.lesson(name)["steps"][2]["marks"], legal=True,
+    for preset in catalog.words(name)["presets"]:
+        assert len(str(pictures.preview(name, preset["options"]))) < 20_000
+    board = pictures.position(name, tutorials.tutorial(name)["options"], tutorials.tutorial(name)["steps"][2]["moves"])
+    marked = str(pictures.picture(name, board.view(), marks=tutorials.tutorial(name)["steps"][2]["marks"], legal=True,
                                label='<b>"x" & y</b>'))
     ET.fromstring(marked)
     assert "&lt;b&gt;" in marked and "pic-mark" in marked and "<b>" not in marked
 
 
 def test_previews_are_cached_per_options():
-    first = guide.preview("trails", {"size": 9})
-    assert guide.preview("trails", {"size": 9, "towers": 3}) is not None
-    assert guide._preview.cache_info().hits >= 1 and str(first) == str(guide.preview("trails", {"size": 9}))
+    first = pictures.preview("trails", {"size": 9})
+    assert pictures.preview("trails", {"size": 9, "towers": 3}) is not None
+    assert pictures._preview.cache_info().hits >= 1 and str(first) == str(pictures.preview("trails", {"size": 9}))
     with pytest.raises(ValueError):
-        guide.preview("trails", {"size": 99})
+        pictures.preview("trails", {"size": 99})
 
 
 # -- lobby words -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_words_cover_every_option_and_presets_are_valid(name):
     game = games.get(name)
-    words = guide.words(name)
+    words = catalog.words(name)
     assert words["pitch"] and len(words["pitch"]) < 130  # one line
     for option, spec in game.options.items():
         if spec.kind == "text":
@@ -66,7 +66,7 @@ def test_words_cover_every_option_and_presets_are_valid(name):
 
 # -- lessons ---------------------------------------------------------------------------------------------
 def _after(name, lesson, step):
-    board = guide.position(name, lesson["options"], step["moves"])
+    board = pictures.position(name, lesson["options"], step["moves"])
     before = board.copy()
     board.push(step["expect"][0])
     return before, board
@@ -180,17 +180,17 @@ MUST_TEACH = {
 
 @pytest.mark.parametrize("name", GAMES)
 def test_each_lesson_replays_on_the_engine_and_teaches_what_it_names(name):
-    lesson = guide.lesson(name)
+    lesson = tutorials.tutorial(name)
     you = lesson.get("you", 1)
     assert len(lesson["steps"]) >= 6
     taught = set()
     for step in lesson["steps"]:
-        board = guide.position(name, lesson["options"], step["moves"])  # every setup move is legal
+        board = pictures.position(name, lesson["options"], step["moves"])  # every setup move is legal
         assert board.turn == you, step["id"]
         assert step["expect"] and set(step["expect"]) <= set(board.legal_moves()), step["id"]
         assert step["text"] and step["hint"] and step["title"] and len(step["text"]) < 400
         for mark in step.get("marks", ()):
-            assert guide.mark_attrs(name, mark)
+            assert pictures.mark_attrs(name, mark)
         before, after = _after(name, lesson, step)
         for rule in step["teaches"]:
             CHECKS[name](rule, before, after, step["expect"][0], you)
@@ -199,14 +199,14 @@ def test_each_lesson_replays_on_the_engine_and_teaches_what_it_names(name):
 
 
 def test_a_try_is_checked_against_the_lesson_and_the_engine():
-    right = guide.attempt("towers", 0, "m3,4>3,3:1")
+    right = tutorials.attempt("towers", 0, "m3,4>3,3:1")
     assert right["verdict"] == "right" and right["state"]["turn"] == 1 and right["done"]
-    locked = guide.attempt("towers", 0, "i1")  # Blue's master is locked on its first turn: the engine says so
+    locked = tutorials.attempt("towers", 0, "i1")  # Blue's master is locked on its first turn: the engine says so
     assert locked["verdict"] == "illegal" and "locked" in locked["reason"] and locked["hint"]
-    other = guide.attempt("trails", 0, "right")
+    other = tutorials.attempt("trails", 0, "right")
     assert other["verdict"] == "other" and other["hint"]
-    with pytest.raises(guide.LessonError):
-        guide.step("trails", 99)
+    with pytest.raises(tutorials.TutorialError):
+        tutorials.step("trails", 99)
 
 
 
@@ -215,11 +215,11 @@ def test_each_right_move_ends_with_the_learners_turn_and_no_opponent_target(name
     """Issue 23: a step's closing sentence announces the opponent's reply, so the board shows it: after the
     learner's move and the step's `reply`, it is the learner's turn again (or the game is over), the reply is
     how the next step goes on, and no position shown while the opponent is to move carries its moves."""
-    lesson = guide.lesson(name)
+    lesson = tutorials.tutorial(name)
     you = lesson.get("you", 1)
     steps = lesson["steps"]
     for index, step in enumerate(steps):
-        answer = guide.attempt(name, index, step["expect"][0])
+        answer = tutorials.attempt(name, index, step["expect"][0])
         assert len(answer["states"]) == 1 + len(step.get("reply", ())), step["id"]
         assert answer["state"] == answer["states"][-1]
         last = answer["state"]
@@ -227,7 +227,7 @@ def test_each_right_move_ends_with_the_learners_turn_and_no_opponent_target(name
         for shown in answer["states"][:-1]:
             if shown["turn"] not in (you, None):
                 assert shown["legal"] == [], step["id"]
-                assert shown["view"] == guide.module(name).no_targets(shown["view"]), step["id"]
+                assert shown["view"] == pictures.module(name).no_targets(shown["view"]), step["id"]
         if index + 1 < len(steps):
             played = [*step["moves"], step["expect"][0], *step.get("reply", ())]
             assert steps[index + 1]["moves"][:len(played)] == played, step["id"]
