@@ -61,11 +61,12 @@ def _named_games(path) -> list[str]:
 
 
 def test_nothing_but_the_registry_names_the_games():
-    """The catalog, the lobby's order, the computer's levels, the tutorials, the pages and their templates all
-    come from games/__init__.py; only each game's own folder names itself."""
+    """The catalog, the lobby's order, the computer's levels, the tutorials, the pages, their templates and the
+    shared scripts all come from games/__init__.py; only each game's own folder names itself."""
     offenders = {}
     server = [*(ROOT / "quadrille").rglob("*.py"), *(ROOT / "ai").rglob("*.py"), ROOT / "app.py"]
-    for path in server + list((ROOT / "templates").rglob("*.html")):
+    pages = [*(ROOT / "templates").rglob("*.html"), *(ROOT / "static" / "js").rglob("*.js")]
+    for path in server + pages:
         if found := _named_games(path):
             offenders[str(path.relative_to(ROOT))] = found
     assert not offenders
