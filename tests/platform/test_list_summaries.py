@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import update
 
 from quadrille import create_app
-from quadrille.guide.option_words import describe
+from quadrille.option_words import describe
 from quadrille.infra.schema import matches_table
 
 

@@ -2,7 +2,7 @@
 never "size 7, towers 3, distance 1" but the preset's name or the dialog's labels."""
 from __future__ import annotations
 
-from quadrille.guide.option_words import STANDARD, describe
+from quadrille.option_words import STANDARD, describe
 from tests.platform.test_challenges import Player, app  # noqa: F401  (the fixture)
 
 CORNER = "Each master starts in its player's right-hand back corner, not in the middle"
