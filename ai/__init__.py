@@ -18,7 +18,12 @@ Levels (`levels(game)` lists them for the UI):
   a game may bring its own level-3 search (`model.deep_search`: Towers searches whole turns).
 * "random": a uniformly random legal move (for benchmarks and tests).
 * Lattice Checkers also has the original program's three filter levels, "classic-1", "classic-2" and
-  "classic-3" (ai/classic_lattice.py); Towers the original's rule-based AI-1, "classic" (ai/classic_towers.py).
+  "classic-3" (games/lattice/classic_computer.py); Towers the original's rule-based AI-1, "classic"
+  (games/towers/classic_computer.py).
+
+Each game's model is its package's `computer.py` (`MODEL`, and `CLASSIC_LEVELS` with `classic(board, level,
+rng)` where the original's opponents are offered); this package holds what every game shares: the search
+(search.py), the model's interface (model.py) and the levels.
 
 Determinism: with the same `seed` the same position gives the same move, as long as no time budget cuts the
 search short; tests pass `max_nodes` (and `time_budget=None` with it) to make deep searches reproducible.
@@ -29,10 +34,11 @@ Pure: no I/O, no clock other than the search budget, no global state.
 """
 from __future__ import annotations
 
-import importlib
 import random
 import time
+from collections.abc import Mapping
 
+import games
 from ai.model import WIN, Model
 from ai.search import Limits, iterative_deepening, one_ply
 
@@ -43,49 +49,55 @@ DEFAULT_BUDGET = 1.5
 #: level 1's and level 2's cap on time, in seconds (they normally finish far sooner)
 SHALLOW_CAP = 1.0
 
-_MODELS = {
-    "gamma": ("ai.gamma", "GammaModel"),
-    "lattice": ("ai.lattice", "LatticeModel"),
-    "towers": ("ai.towers", "TowersModel"),
-    "trails": ("ai.trails", "TrailsModel"),
-}
-
 _COMMON = [
     {"id": 1, "label": "Level 1 (easy)"},
     {"id": 2, "label": "Level 2 (medium)"},
     {"id": 3, "label": "Level 3 (hard)"},
 ]
-_CLASSIC = {
-    "lattice": [
-        {"id": "classic-1", "label": "Classic level 1 (the original's level1)"},
-        {"id": "classic-2", "label": "Classic level 2 (the original's level2)"},
-        {"id": "classic-3", "label": "Classic level 3 (the original's level3)"},
-    ],
-    "towers": [
-        {"id": "classic", "label": "Classic AI-1 (the original's rule-based opponent)"},
-    ],
-}
-#: every level id each game accepts (the UI list plus "random")
-LEVELS = {name: [lv["id"] for lv in _COMMON + _CLASSIC.get(name, [])] + ["random"] for name in _MODELS}
+
+
+def _computer(game_name: str):
+    """The game's computer.py (games/<name>/computer.py); KeyError for a game without one."""
+    computer = games.part(game_name, "computer") if game_name in games.names() else None
+    if computer is None:
+        raise KeyError(game_name)
+    return computer
 
 
 def levels(game_name: str) -> list[dict]:
     """The levels offered for a game, for the UI: a list of {"id", "label"}. KeyError for an unknown game."""
-    if game_name not in _MODELS:
-        raise KeyError(game_name)
-    return [dict(lv) for lv in _COMMON + _CLASSIC.get(game_name, [])]
+    return [dict(lv) for lv in _COMMON + list(getattr(_computer(game_name), "CLASSIC_LEVELS", ()))]
+
+
+class _Levels(Mapping):
+    """Every level id each game with a computer accepts (the UI list plus "random"), read from the games'
+    packages when asked, so that a game registered later has its levels too."""
+
+    def __getitem__(self, game_name):
+        if not isinstance(game_name, str):
+            raise KeyError(game_name)
+        return [lv["id"] for lv in levels(game_name)] + ["random"]
+
+    def __iter__(self):
+        return iter([name for name in games.names() if games.part(name, "computer") is not None])
+
+    def __len__(self):
+        return len(list(iter(self)))
+
+
+#: every level id each game accepts (the UI list plus "random")
+LEVELS = _Levels()
 
 
 def model_for(board, me: int | None = None) -> Model:
     """The game's search model for `board`, playing seat `me` (default: the seat to move)."""
-    module, cls = _MODELS[board.game_name]
-    return getattr(importlib.import_module(module), cls)(board, board.turn if me is None else me)
+    return _computer(board.game_name).MODEL(board, board.turn if me is None else me)
 
 
 def _level(game_name: str, level):
     if isinstance(level, str) and level.isdigit():
         level = int(level)
-    if game_name not in LEVELS:
+    if game_name not in games.names() or games.part(game_name, "computer") is None:
         raise ValueError(f"no computer opponent for game {game_name!r}")
     if isinstance(level, bool) or level not in LEVELS[game_name]:
         raise ValueError(f"unknown level {level!r} for {game_name}; expected one of: "
@@ -112,11 +124,7 @@ def choose_move(board, level, *, seed=None, time_budget: float | None = None, st
     work = board.copy()
     start = time.monotonic()
     if isinstance(level, str):               # the original programs' opponents
-        if game_name == "lattice":
-            from ai.classic_lattice import choose
-            return choose(work, int(level[-1]), rng)
-        from ai.classic_towers import choose
-        return choose(work, rng)
+        return _computer(game_name).classic(work, level, rng)
     model = model_for(work)
     if level == 1:
         budget = SHALLOW_CAP if time_budget is None else min(time_budget, SHALLOW_CAP)

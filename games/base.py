@@ -139,6 +139,12 @@ class Board:
     def view(self) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def can_still_win(self, seat: int) -> bool:
+        """Whether `seat` could still win from here, were the game to go on: when a player's time runs out,
+        an opponent who cannot makes it a draw (quadrille/clocks/results.py). Yes, unless an engine knows
+        better (Lattice: a side with no piece left, on the board or on its bench)."""
+        return True
+
     def copy(self) -> "Board":
         """An independent board with the same history (replay; engines may override)."""
         from games import get

@@ -24,6 +24,8 @@ from flask_socketio import SocketIO
 from limits import parse as parse_limit
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
+import games
+
 
 from .clocks import Bounds, Clocks
 from .computer import ComputerPlayers
@@ -40,8 +42,8 @@ from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
 from .web import blocks_api, seat_names
-from .web import (assets, http_api, inbox, learn, pages, player_pages, players_api, rate_limits, security, sessions,
-                  sockets)
+from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
+                  security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
 from .web.links import public_url
 from .matches.cache import MatchCache
@@ -61,6 +63,15 @@ class PlainJsonPacket(socketio_packet.Packet):
         return False
 
 
+def register_game_packages(packages) -> None:
+    """The GAME_PACKAGES setting: games from packages outside games/, added to the one registry."""
+    if isinstance(packages, str):
+        packages = [item.strip() for item in packages.split(",")]
+    for dotted in packages or ():
+        if dotted:
+            games.register(dotted)
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask("quadrille", template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.update(DEFAULTS)
@@ -68,6 +79,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
 
     config = app.config
+    register_game_packages(config["GAME_PACKAGES"])
     queue = config["MESSAGE_QUEUE"] or None
     if queue and config["RATELIMIT_STORAGE_URI"] == "memory://":
         config["RATELIMIT_STORAGE_URI"] = queue  # budgets per address hold across processes
@@ -201,14 +213,16 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
-    app.register_blueprint(learn.bp)
+    app.register_blueprint(rules_pages.bp)
+    app.register_blueprint(tutorial_pages.bp)
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(blocks_api.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
-    assets.install(app)
+    game_files.install(app)
+    assets.install(app, game_files.static_mounts())
     register_error_handlers(app)
     # 429s and CSRF refusals counted and summed up once a minute, not logged one line each (web/refusal_log.py).
     app.extensions["quadrille.backends"].append(refusal_log.install(app, spawn, sleep))

@@ -1,18 +1,59 @@
-"""What the arcade offers: the games whose engines import, and the computer levels each game has."""
+"""What the arcade offers: the games whose engines import, in the registry's order, the computer levels each
+game has, and the files of each game's package the server reads (its words, its tutorial, its renderer's static
+files and its templates). Every list of games comes from the one registry, games/__init__.py."""
 from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
 
 import games
 
 
 def installed_games() -> list:
-    """The games whose engine imports (all four once built; a half-built engine must not break the site)."""
+    """The games whose engine imports, in the registry's order (the lobby's); a half-built engine must not
+    break the site."""
     found = []
-    for name in games.names():
+    for name in games.listed():
         try:
             found.append(games.get(name))
         except (ImportError, AttributeError):
             continue
     return found
+
+
+# -- a game package's files ----------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _json(package: str, folder: str, what: str) -> dict:
+    path = Path(folder) / f"{what}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def _data(name: str, what: str) -> dict:
+    """A game package's data file (words.json, tutorial.json) read once ({} when it has none); KeyError for an
+    unknown game."""
+    return _json(games.package(name), str(games.folder(name)), what)
+
+
+def words(name: str) -> dict:
+    """What the lobby and the new-game dialog say of a game (its words.json); {} for a game without one."""
+    return _data(name, "words")
+
+
+def tutorial(name: str) -> dict:
+    """A game's tutorial (its tutorial.json); {} for a game without one."""
+    return _data(name, "tutorial")
+
+
+def static_folder(name: str) -> Path:
+    """The folder of a game's renderer: <name>.js, an optional <name>.css and <name>.scripts, served as
+    /static/games/<file> (web/assets.py)."""
+    return games.folder(name) / "static"
+
+
+def template_folder(name: str) -> Path:
+    """The folder of a game's templates (board.html, help.html, rules.html), named games/<name>/<file>."""
+    return games.folder(name) / "templates"
 
 
 def computer_levels(name: str) -> list[dict]:

@@ -191,6 +191,11 @@ DEFAULTS = {
     # days per move, being away allows nothing (quadrille/matches/absence.py).
     "REALTIME_ABSENCE": 40.0,
 
+    # -- games (games/__init__.py, docs/new-game.md) ---------------------------------------------------------
+    # Games from packages outside games/, each a dotted name importable by the server (and its computer
+    # workers): a list, or text separated by commas (QUADRILLE_GAME_PACKAGES=my_games.race). Each is added to
+    # the one registry (games.register) at start-up, after Quadrille's own.
+    "GAME_PACKAGES": [],
     # -- static files (quadrille/web/assets.py) ----------------------------------------------------------
     # Where the compressed static files are kept between starts (brotli's best quality takes a second or
     # two): None for build/assets beside static/, "" for nowhere (compressed again at every start).

@@ -227,7 +227,7 @@ def _notes(options: dict) -> list[str]:
 SKIP_SLACK = 100   # moves beyond the structural bound of _longest: rounds where everybody passed
 
 
-# What players call each seat: the colours static/games/gamma.css draws them in (a colour-blind-safe palette of
+# What players call each seat: the colours games/gamma/static/gamma.css draws them in (a colour-blind-safe palette of
 # 16, each field also marked with its player's letter). Beyond 16 players a seat is "Player N".
 COLOUR_NAMES = ("Blue", "Orange", "Pink", "Sky", "Red", "Yellow", "Indigo", "Wine", "Teal", "Olive",
                 "Purple", "Brown", "Sand", "Black", "Grey", "Rose")

@@ -283,6 +283,10 @@ class LatticeBoard(Board):
         level = g.level
         return tuple(sum(1 for n in self._pieces[s] if level[n] == g.far_level[s]) for s in (B, T))
 
+    def can_still_win(self, seat: int) -> bool:
+        """A side with no piece left, neither on the board nor on its bench, can never score again."""
+        return len(self._pieces[seat]) + self._bench[seat] > 0
+
     def pos(self) -> str:
         """The position as a ``<pos>`` string (rules/lattice.md §12.3)."""
         return _pos_string(self._g, self._cells, self._bench)

@@ -14,7 +14,7 @@ import re
 
 import games
 
-from ..guide import option_words
+from .. import option_words
 from ..infra.tokens import seats_held, well_formed
 from ..matches.summary import Summaries, options_of, seat_names
 from .service import MAX_CLAIMS, AccountService, checked_tokens

@@ -29,7 +29,7 @@ from sqlalchemy import func, insert, select, update
 import games
 
 from ..errors import ServiceError, bad_request
-from ..guide import option_words
+from .. import option_words
 from ..infra.schema import challenge_invitees_table, challenges_table
 from ..matches import MatchService
 from ..matches.sides import creator_seat

@@ -9,15 +9,9 @@
   go on without them: the engine knows no empty seat), and the winners are the other players with the most
   fields, the scores those of the position.
 
-These read the engine's `view()` and `scores`, never re-implement a rule.
+These ask the engine (`board.can_still_win(seat)`, `scores`), never re-implement a rule.
 """
 from __future__ import annotations
-
-
-def _cannot_win(game: str, view: dict, seat: int) -> bool:
-    if game == "lattice":
-        return view["on_board"][seat - 1] + view["bench"][seat - 1] == 0
-    return False
 
 
 def flag_result(game: str, board, flagged: int) -> dict:
@@ -27,8 +21,7 @@ def flag_result(game: str, board, flagged: int) -> dict:
     scores = list(board.scores()) if hasattr(board, "scores") else []
     result = {"reason": "time", "flagged": flagged, "scores": scores}
     if len(others) == 1:
-        view = board.view()
-        draw = _cannot_win(game, view, others[0])
+        draw = not board.can_still_win(others[0])
         return {**result, "winners": [] if draw else others}
     best = max(scores[s - 1] for s in others) if scores else None
     return {**result, "winners": [s for s in others if scores and scores[s - 1] == best] if scores else others}

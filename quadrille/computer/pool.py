@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+import games
+
 from ..errors import ServiceError
 from ..infra.leases import MemoryLeases
 from .quota import MatchQuota
@@ -63,7 +65,7 @@ class Worker:
     def __init__(self):
         parent, child = socket.socketpair()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "quadrille.computer.worker", str(child.fileno())],
+            [sys.executable, "-m", "quadrille.computer.worker", str(child.fileno()), *games.registered()],
             pass_fds=(child.fileno(),), cwd=str(ROOT), stdin=subprocess.DEVNULL)
         child.close()
         self.sock, self.buffer = parent, b""

@@ -1,4 +1,7 @@
-"""A computer player's worker process: `python -m quadrille.computer.worker FD`.
+"""A computer player's worker process: `python -m quadrille.computer.worker FD [GAME_PACKAGE...]`.
+
+The game packages the server registered beyond Quadrille's own (GAME_PACKAGES, games.register) follow FD, so
+that the worker knows the same games.
 
 It reads one JSON request per line from the socket FD (inherited from the server),
 rebuilds the board through the engine contract, asks `ai.choose_move`, and writes
@@ -81,4 +84,6 @@ def main(fd: int) -> int:
 
 
 if __name__ == "__main__":
+    for package in sys.argv[2:]:
+        games.register(package)
     sys.exit(main(int(sys.argv[1])))

@@ -87,18 +87,22 @@ class Asset:
 
 
 class Assets:
-    """Every file under a static folder, read, hashed and compressed once."""
+    """Every file under a static folder, and under each mounted folder (a game's static/, by web/game_files.py,
+    as `games/<file>`), read, hashed and compressed once."""
 
-    def __init__(self, folder: Path, cache: Path | None):
-        self.folder, self.cache = folder, cache
+    def __init__(self, folder: Path, cache: Path | None, mounts: tuple = ()):
+        self.folder, self.cache, self.mounts = folder, cache, tuple((p, Path(f)) for p, f in mounts)
         self.by_name: dict[str, Asset] = {}
         self.by_hashed: dict[str, Asset] = {}
-        for path in sorted(folder.rglob("*")):
-            if not path.is_file() or any(part.startswith(".") for part in path.relative_to(folder).parts):
-                continue
-            asset = self.read(path)
-            self.by_name[asset.name] = asset
-            self.by_hashed[asset.hashed] = asset
+        for prefix, root in (("", folder), *self.mounts):
+            for path in sorted(root.rglob("*")):
+                if not path.is_file() or any(part.startswith(".") for part in path.relative_to(root).parts):
+                    continue
+                asset = self.read(path, prefix + path.relative_to(root).as_posix())
+                if asset.name in self.by_name:
+                    raise ValueError(f"two static files are named {asset.name}: rename one of them ({path})")
+                self.by_name[asset.name] = asset
+                self.by_hashed[asset.hashed] = asset
         self.prune()
 
     def prune(self) -> None:
@@ -112,8 +116,7 @@ class Assets:
             if m and m["digest"] not in current:
                 kept.unlink(missing_ok=True)
 
-    def read(self, path: Path) -> Asset:
-        name = path.relative_to(self.folder).as_posix()
+    def read(self, path: Path, name: str) -> Asset:
         data = path.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
@@ -163,26 +166,35 @@ class Assets:
                 asset = self.by_name.get(m["stem"] + (m["ext"] or ""))
         return (asset, False) if asset is not None else None
 
+    def located(self, filename: str) -> tuple[Path, str]:
+        """The folder a static name is in, and its name there (a mounted folder's, or static/'s)."""
+        for prefix, root in self.mounts:
+            if filename.startswith(prefix) and (root / filename[len(prefix):]).is_file():
+                return root, filename[len(prefix):]
+        return self.folder, filename
+
     def url_name(self, filename: str) -> str:
         asset = self.by_name.get(filename.lstrip("/"))
         return asset.hashed if asset is not None else filename
 
 
-def signature(folder: Path) -> tuple:
-    """What changes when a file under the folder does (names, sizes, modification times)."""
-    return tuple(sorted((str(p), s.st_size, s.st_mtime_ns) for p in folder.rglob("*")
-                        if p.is_file() and (s := p.stat())))
+def signature(folder: Path, mounts: tuple = ()) -> tuple:
+    """What changes when a file under the folders does (names, sizes, modification times)."""
+    return tuple(sorted((prefix, str(p), s.st_size, s.st_mtime_ns) for prefix, root in (("", folder), *mounts)
+                        for p in Path(root).rglob("*") if p.is_file() and (s := p.stat())))
 
 
 _built: dict[tuple, Assets] = {}
 
 
-def load(folder: Path, cache: Path | None) -> Assets:
-    """The assets of a folder, built once per process while its files are unchanged (tests make many apps)."""
-    key = (str(folder), str(cache), signature(folder))
+def load(folder: Path, cache: Path | None, mounts: tuple = ()) -> Assets:
+    """The assets of a folder (and its mounts), built once per process while their files are unchanged (tests
+    make many apps)."""
+    mounts = tuple((prefix, Path(root)) for prefix, root in mounts)
+    key = (str(folder), str(cache), signature(folder, mounts))
     if key not in _built:
         _built.clear()
-        _built[key] = Assets(folder, cache)
+        _built[key] = Assets(folder, cache, mounts)
     return _built[key]
 
 
@@ -197,12 +209,14 @@ def assets() -> Assets:
     app = current_app
     found = app.extensions["quadrille.assets"]
     if app.config.get("ASSETS_RELOAD"):  # development: a changed file is read again at the next request
-        found = app.extensions["quadrille.assets"] = load(Path(app.static_folder), cache_folder(app))
+        found = app.extensions["quadrille.assets"] = load(Path(app.static_folder), cache_folder(app),
+                                                          app.extensions["quadrille.asset_mounts"])
     return found
 
 
 def static_url(filename: str) -> str:
-    """The URL of a file under static/ by its content-hashed name (its plain name if it is not there)."""
+    """The URL of a static file (under static/, or a game's `games/<file>`) by its content-hashed name (its plain
+    name if it is not there)."""
     return url_for("static", filename=assets().url_name(filename))
 
 
@@ -210,7 +224,7 @@ def serve_static(filename: str):
     found = assets().find(filename)
     if found is None:
         # not there at start-up: Flask's own answer (a 404, or a file added since, revalidated every time)
-        return send_from_directory(current_app.static_folder, filename, max_age=None)
+        return send_from_directory(*assets().located(filename), max_age=None)
     asset, immutable = found
     encoding = request.accept_encodings.best_match(asset.encodings) if asset.encodings else None
     body = asset.bodies[encoding or "identity"]
@@ -243,9 +257,11 @@ def page_headers(response):
     return current_app.extensions["quadrille.compress"].after_request(response)
 
 
-def install(app: Flask) -> None:
-    """Serve static/ from memory by content-hashed names, compress pages, and add `static_url` to Jinja."""
-    app.extensions["quadrille.assets"] = load(Path(app.static_folder), cache_folder(app))
+def install(app: Flask, mounts=()) -> None:
+    """Serve static/ (and the mounted folders: `(prefix, folder)`, each game's static/ as `games/`) from memory
+    by content-hashed names, compress pages, and add `static_url` to Jinja."""
+    mounts = app.extensions["quadrille.asset_mounts"] = tuple(mounts)
+    app.extensions["quadrille.assets"] = load(Path(app.static_folder), cache_folder(app), mounts)
     # The `static` endpoint keeps its name (url_for('static', ...) still works, and the HTTP budgets exempt
     # it by name); only its view changes.
     app.view_functions["static"] = serve_static
@@ -266,9 +282,10 @@ def main() -> None:
     (default: build/assets beside static/; `python -m` would import this module twice, since the factory
     imports it).
     """
+    from .game_files import static_mounts
     root = Path(__file__).resolve().parent.parent.parent
     cache = Path(sys.argv[1]) if len(sys.argv) > 1 else root / "build" / "assets"
-    built = Assets(root / "static", cache)
+    built = Assets(root / "static", cache, tuple(static_mounts()))
     for asset in built.by_name.values():
         print(asset.hashed, *(f"{encoding} {len(body)}" for encoding, body in asset.bodies.items()))
     print(f"compressed files kept in {built.cache}")

@@ -1,14 +1,12 @@
 """The server-rendered pages: the lobby, a match, and the embeddable match for iframes."""
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Blueprint, abort, current_app, g, render_template, request
 
 import games
 from games.notation import cell_name, file_name
 
-from .. import guide
+from .. import catalog, pictures, tutorials
 from ..errors import ServiceError
 from ..catalog import describe, installed_games, level_words
 
@@ -19,21 +17,18 @@ bp.add_app_template_global(file_name, "file_name")
 
 
 def playable(name: str) -> bool:
-    """A game is playable in the browser once its renderer exists in static/games/."""
-    return (Path(current_app.static_folder) / "games" / f"{name}.js").is_file()
+    """A game is playable in the browser once its renderer exists: games/<name>/static/<name>.js, served as
+    games/<name>.js (web/game_files.py)."""
+    return (catalog.static_folder(name) / f"{name}.js").is_file()
 
 
 def game_assets(name: str) -> dict:
-    """A renderer's own files beside static/games/<name>.js: a stylesheet and extra scripts (e.g. three.js)."""
-    static = Path(current_app.static_folder)
-    css = static / "games" / f"{name}.css"
-    manifest = static / "games" / f"{name}.scripts"  # one static-relative path per line, loaded before the renderer
+    """A renderer's own files beside its <name>.js: a stylesheet and extra scripts (e.g. three.js)."""
+    static = catalog.static_folder(name)
+    css = static / f"{name}.css"
+    manifest = static / f"{name}.scripts"  # one static-relative path per line, loaded before the renderer
     scripts = [line.strip() for line in manifest.read_text().splitlines() if line.strip()] if manifest.is_file() else []
     return {"css": f"games/{name}.css" if css.is_file() else None, "scripts": scripts}
-
-
-# The order of the tiles: the quickest to pick up first.
-TILE_ORDER = ("trails", "towers", "gamma", "lattice")
 
 
 def option_fields(game, words: dict) -> list[dict]:
@@ -74,20 +69,19 @@ def lobby_games() -> list[dict]:
     for game in installed_games():
         name = game.name
         entry = {**describe(game), "playable": playable(name), "warnings": game.warnings({})}
-        if name in guide.names():
-            words = guide.words(name)
+        if name in pictures.names():
+            words = catalog.words(name)
             found = presets(game, words)
-            entry.update(words=words, pitch=words.get("pitch", ""), picture=guide.tile_picture(name),
-                         start_picture=guide.preview(name, found[0]["options"] if found else {}),
+            entry.update(words=words, pitch=words.get("pitch", ""), picture=pictures.tile_picture(name),
+                         start_picture=pictures.preview(name, found[0]["options"] if found else {}),
                          fields=option_fields(game, words), presets=found,
-                         has_lesson=bool(guide.lesson(name).get("steps")),
+                         has_lesson=name in tutorials.names(),
                          level_words=level_words(name))
         else:
             entry.update(words={}, pitch=game.summary, picture=None, start_picture=None, fields=[], presets=[],
                          has_lesson=False, level_words=[])
         entries.append(entry)
-    order = {name: k for k, name in enumerate(TILE_ORDER)}
-    return sorted(entries, key=lambda g: (not g["playable"], order.get(g["name"], len(order)), g["title"]))
+    return sorted(entries, key=lambda g: not g["playable"])  # stable: the registry's order (games.listed)
 
 
 def dialog_data(entries: list[dict]) -> dict:

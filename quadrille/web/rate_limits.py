@@ -29,7 +29,7 @@ from .sessions import current_account
 
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 # Pictures and a tutorial's steps and tries: each replays a short game through the engine.
-LEARN_ENDPOINTS = ("learn.preview_svg", "learn.lesson_step", "learn.lesson_try")
+LEARN_ENDPOINTS = ("rules.preview_svg", "tutorials.tutorial_step", "tutorials.tutorial_try")
 # Every request that costs an Argon2 hash (or makes an account): one budget per address.
 ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token",
                      "players_api.change_password", "players_api.delete_account")

@@ -7,7 +7,7 @@
   const $ = (id) => document.getElementById(id);
   const MODE_WORDS = { online: "online", local: "on one screen", ai: "against the computer" };
 
-  const api = window.QuadrilleNewGame.api;  // one JSON call for the dialog and the lobby (new-game.js)
+  const api = window.QuadrilleApi;  // the one JSON call (static/js/api.js)
 
   function enter(created) {
     Tokens.remember(created);

@@ -6,16 +6,7 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
 
-  async function api(path, body) {
-    const response = await fetch(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({ error: "bad-response", reason: "The server answered oddly." }));
-    if (!response.ok) throw answer;
-    return answer;
-  }
+  const api = window.QuadrilleApi; // static/js/api.js
 
   const START_LABEL = { online: "Create and invite", ai: "Start against the computer", local: "Start on this screen",
                         challenge: "Send the challenge" };
@@ -199,5 +190,5 @@
     return { dialog, data, open, mode, readOptions, readClock, readSide, showError, busy };
   }
 
-  window.QuadrilleNewGame = { mount, api };  // api: the pages that mount the dialog call the server with it too
+  window.QuadrilleNewGame = { mount };
 })();

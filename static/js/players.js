@@ -4,24 +4,12 @@
 (function () {
   "use strict";
   const Tokens = window.QuadrilleTokens;
-  const meta = document.querySelector('meta[name="csrf-token"]');
+  const Api = window.QuadrilleApi;
   const Players = {
-    csrf: meta ? meta.content : null,
+    get csrf() { return Api.csrf; },       // the session's CSRF token, kept by the one api (static/js/api.js)
+    set csrf(token) { Api.csrf = token; },
     account: null,
-
-    async api(path, body, method) {
-      const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {}, credentials: "same-origin" };
-      if (body !== undefined) {
-        options.headers["Content-Type"] = "application/json";
-        options.body = JSON.stringify(body);
-      }
-      if (Players.csrf && options.method !== "GET") options.headers["X-CSRFToken"] = Players.csrf;
-      const response = await fetch(path, options);
-      let answer = {};
-      try { answer = await response.json(); } catch (e) { answer = { error: "bad-answer", reason: "The server did not answer in JSON." }; }
-      if (!response.ok) { const error = new Error(answer.reason || "Something went wrong."); error.answer = answer; throw error; }
-      return answer;
-    },
+    api: Api,
 
     // Who is logged in (null: nobody); keeps the seat key and the CSRF token of the session. A session that
     // ended (logged out elsewhere, expired, a new password) takes the key with it from this browser.

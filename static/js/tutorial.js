@@ -6,35 +6,12 @@
 // are mounted with a ctx of the same shape (play, canPlay, mySeats, state, message, emit).
 (function () {
   "use strict";
+  const ask = window.QuadrilleDialog.ask; // the pages' one question dialog (static/js/dialog.js)
   const Quadrille = (window.Quadrille = { renderers: {}, register, start, ask });
   function register(name, renderer) { Quadrille.renderers[name] = renderer; }
   const $ = (id) => document.getElementById(id);
 
-  function ask(text, choices) {
-    const dialog = $("dialog");
-    $("dialog-text").textContent = text;
-    const actions = $("dialog-actions");
-    actions.innerHTML = "";
-    for (const [label, action] of choices) {
-      const b = document.createElement("button");
-      b.type = "button";
-      b.textContent = label;
-      b.addEventListener("click", () => { dialog.close(); if (action) action(); });
-      actions.appendChild(b);
-    }
-    if (!dialog.open) dialog.showModal();
-  }
-
-  async function api(path, body) {
-    const response = await fetch(path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const answer = await response.json().catch(() => ({ reason: "The server answered oddly." }));
-    if (!response.ok) throw answer;
-    return answer;
-  }
+  const api = window.QuadrilleApi; // static/js/api.js
 
   function start() {
     const root = $("lesson");

@@ -1,4 +1,4 @@
-"""The original Lattice Checkers levels ("classic-1/2/3", ai/classic_lattice.py) against the reference games.
+"""The original Lattice Checkers levels ("classic-1/2/3", games/lattice/classic_computer.py) against the reference games.
 
 At every recorded decision of shared/reference/lattice.jsonl (rules/lattice.md §12.3), the first actions each
 classic level keeps must equal the recorded `ai` set of that level ("*" = every first action), and at every
@@ -14,7 +14,7 @@ import pytest
 
 import ai
 import games
-from ai.classic_lattice import candidates, return_pool
+from games.lattice.classic_computer import candidates, return_pool
 from tests.support.paths import SHARED, read_jsonl
 
 SEAT = {"B": 1, "T": 2}

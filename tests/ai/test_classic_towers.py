@@ -1,4 +1,4 @@
-"""The original Towers AI-1 ("classic", ai/classic_towers.py) behaves as rules/towers.md §10 describes:
+"""The original Towers AI-1 ("classic", games/towers/classic_computer.py) behaves as rules/towers.md §10 describes:
 it walks a path onto the enemy master, defends its own master (captures a lone attacker, runs from two),
 raises its master when its reserve is the smaller, imports one pawn and ends a quiet turn, and plays only
 legal actions, one per call, following its plan for the turn."""
@@ -8,7 +8,7 @@ import random
 
 import ai
 import games
-from ai.classic_towers import plan_turn
+from games.towers.classic_computer import plan_turn
 
 TowersBoard = games.get("towers").board_class
 

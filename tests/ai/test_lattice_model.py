@@ -1,10 +1,10 @@
-"""The Lattice Checkers search model (ai/lattice.py): what its evaluation values (material first, promotions
+"""The Lattice Checkers search model (games/lattice/computer.py): what its evaluation values (material first, promotions
 still to come, the bench only while it can still come back). The node values it reads are checked against the
 position after every push and pop in tests/games/test_lattice_properties.py."""
 from __future__ import annotations
 
 import games
-from ai.lattice import LatticeModel
+from games.lattice.computer import LatticeModel
 
 
 def value(start: str, me: int = 1) -> float:

@@ -1,4 +1,4 @@
-"""Towers level 3 (ai/towers.py, the search over whole turns): it wins at once when it can, walks a path of
+"""Towers level 3 (games/towers/computer.py, the search over whole turns): it wins at once when it can, walks a path of
 several actions onto the enemy master, parries a threat to its master over its whole turn, plays legal
 actions only, repeats itself with a seed and a node cap, keeps to its time budget, converts a lead in move
 points against a corner fortress (and keeps to that plan after an import), takes an attacker with a pawn
@@ -11,7 +11,7 @@ import time
 import ai
 from ai.model import WIN
 from ai.search import Limits
-from ai.towers import TowersModel, TurnSearch, turn_start_lead
+from games.towers.computer import TowersModel, TurnSearch, turn_start_lead
 from tests.ai.test_classic_towers import l_shaped_path, play_turn, position
 from tests.ai.test_levels import random_positions
 

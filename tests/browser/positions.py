@@ -9,7 +9,9 @@ from dataclasses import dataclass
 
 import requests
 
-GAMES = ("trails", "towers", "gamma", "lattice")
+import games
+
+GAMES = tuple(games.listed())  # every game, in the lobby's order
 SMALL = {"trails": {"size": 7}, "lattice": {}, "towers": {"size": 5}, "gamma": {"width": 5, "height": 4}}
 
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import pytest
 
+import games
 from tests.browser import positions
 from tests.browser.axe import serious_violations
 
 pytestmark = pytest.mark.browser
 
-GAMES = ("trails", "towers", "gamma", "lattice")
+GAMES = tuple(games.listed())
 CONTROLS = ("button, a[href], input, select, summary, [role=button], label:has(> input[type=radio]), "
             "label.file-button")
 THEMES = ("light", "dark")

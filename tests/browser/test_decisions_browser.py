@@ -13,13 +13,14 @@ import re
 
 import pytest
 
+import games
 from tests.browser.conftest import OUTPUT, api_state, join_by_invite, match_id, result_title, wait_seats, \
     wait_version
 from tests.browser.test_match_life_browser import open_as_creator, play_turn, token_of
 
 pytestmark = pytest.mark.browser
 
-GAMES = ["trails", "lattice", "towers", "gamma"]
+GAMES = games.listed()
 SCREENS = {
     "1366x800": {"viewport": {"width": 1366, "height": 800}},
     "1280x720": {"viewport": {"width": 1280, "height": 720}},

@@ -15,12 +15,13 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import requests
 
+import games
 from tests.browser.conftest import (CHROMIUM, CHROMIUM_ARGS, api_state, confirm, join_by_invite, match_id,
                                     result_title, wait_seats, wait_version)
 
 pytestmark = pytest.mark.browser
 
-GAMES = ["trails", "lattice", "towers", "gamma"]
+GAMES = games.listed()
 SMALL = {"trails": {"size": 7}, "lattice": {}, "towers": {"size": 5}, "gamma": {"width": 5, "height": 4}}
 
 

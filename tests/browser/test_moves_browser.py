@@ -19,6 +19,7 @@ import random
 import pytest
 import requests
 
+import games
 from tests.browser.conftest import api_state, wait_seats, wait_version
 
 pytestmark = pytest.mark.browser
@@ -61,7 +62,7 @@ def page_state(page):
 
 
 def towers_text(move, n):
-    """Towers' words for a move string, as static/games/towers.js writes them."""
+    """Towers' words for a move string, as games/towers/static/towers.js writes them."""
     if move.startswith("m"):
         a, b = move[1:].split(">")
         b, k = b.split(":")
@@ -135,7 +136,7 @@ def record_versions(page):
 
 
 # -- a computer's reply: animated, marked, announced, heard -----------------------------------------------------------
-@pytest.mark.parametrize("game", ["trails", "towers", "gamma", "lattice"])
+@pytest.mark.parametrize("game", games.listed())
 def test_a_computer_reply_is_animated_marked_announced_and_heard(live_server, new_context, shoot, game):
     page = new_context().new_page()
     options = {"towers": {"size": 6}}.get(game, {})
@@ -566,7 +567,7 @@ def mid_game(server, game, options, plies):
     return created, state
 
 
-@pytest.mark.parametrize("game", ["trails", "towers", "gamma", "lattice"])
+@pytest.mark.parametrize("game", games.listed())
 def test_the_sides_are_told_apart_by_letters_and_shapes_in_greyscale(live_server, new_context, shoot, game):
     page = new_context().new_page()
     created, state = mid_game(live_server, game, {"towers": {"size": 6}}.get(game, {}), 8)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from quadrille import guide
+from quadrille import tutorials
 
 pytestmark = pytest.mark.browser
 
@@ -38,7 +38,7 @@ def finish(page, shoot, index_last):
 
 
 def play_lesson(page, game, make, shoot, keyboard_next=True):
-    steps = guide.lesson(game)["steps"]
+    steps = tutorials.tutorial(game)["steps"]
     for index, step in enumerate(steps):
         wait_step(page, index)
         assert page.inner_text("#step-title") == step["title"]
@@ -140,11 +140,11 @@ def test_lattice_tutorial_on_the_levels(live_server, new_context, shoot):
 
 def test_a_step_api_answers_for_every_step(live_server):
     import requests
-    for game in guide.names():
-        count = len(guide.lesson(game)["steps"])
+    for game in tutorials.names():
+        count = len(tutorials.tutorial(game)["steps"])
         for index in range(count):
             step = requests.get(f"{live_server.url}/api/learn/{game}/steps/{index}").json()
-            assert step["index"] == index and step["state"]["turn"] == guide.lesson(game).get("you", 1)
+            assert step["index"] == index and step["state"]["turn"] == tutorials.tutorial(game).get("you", 1)
         missing = requests.get(f"{live_server.url}/api/learn/{game}/steps/{count}")
         assert missing.status_code == 404 and missing.json()["error"] == "not-found"
     bad = requests.post(f"{live_server.url}/api/learn/trails/steps/0", data=json.dumps({"move": 3}),

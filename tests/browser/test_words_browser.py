@@ -16,6 +16,7 @@ import re
 import pytest
 import requests
 
+import games
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, wait_seats, wait_version
 
@@ -127,7 +128,7 @@ def test_trails_both_seats_read_the_same_move_names_and_their_own_edges(live_ser
 OPENINGS = {"trails": {}, "towers": {"size": 6}, "gamma": {"width": 6, "height": 5}, "lattice": {}}
 
 
-@pytest.mark.parametrize("game", ["trails", "towers", "gamma", "lattice"])
+@pytest.mark.parametrize("game", games.listed())
 def test_every_viewer_reads_the_same_move_list(live_server, new_context, shoot, game):
     created = create(live_server, game, options=OPENINGS[game])
     second = take_second_seat(live_server, created)

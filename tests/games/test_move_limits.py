@@ -143,7 +143,7 @@ def test_gamma_interactive_suite():
 
 
 def replay_gamma(commands):
-    """The turn-based board at the end of an interactive script (as tests/gamma_suites.replay)."""
+    """The turn-based board at the end of an interactive script (as tests/support/gamma_suites.replay)."""
     board = None
     x = y = 0
     for name, *args in commands:

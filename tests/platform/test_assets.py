@@ -9,6 +9,7 @@ import re
 import brotli
 import pytest
 
+import games
 from quadrille import create_app
 from quadrille.web import assets as assets_module
 from quadrille.web.assets import IMMUTABLE, Assets, hashed_name
@@ -49,7 +50,7 @@ def test_hashed_names_carry_the_hash_before_the_extension():
 
 def test_pages_reference_static_files_by_their_current_hashed_names(app, client):
     built = app.extensions["quadrille.assets"]
-    pages = ["/"] + [f"/m/{new_match(client, game)}" for game in ("trails", "lattice", "towers", "gamma")]
+    pages = ["/"] + [f"/m/{new_match(client, game)}" for game in games.listed()]
     pages.append(f"/embed/{new_match(client)}")
     seen = set()
     for path in pages:
@@ -65,7 +66,7 @@ def test_pages_reference_static_files_by_their_current_hashed_names(app, client)
 
 
 def test_a_renderers_extra_scripts_go_through_static_url_too(app, client, monkeypatch):
-    """static/games/<name>.scripts lists scripts loaded before a renderer (pages.game_assets)."""
+    """games/<name>/static/<name>.scripts lists scripts loaded before a renderer (pages.game_assets)."""
     from quadrille.web import pages
     monkeypatch.setattr(pages, "game_assets", lambda name: {"css": "games/towers.css", "scripts": ["js/files.js"]})
     refs = static_refs(client.get(f"/m/{new_match(client)}").get_data(as_text=True))
@@ -77,11 +78,14 @@ def test_a_renderers_extra_scripts_go_through_static_url_too(app, client, monkey
 def test_every_template_and_script_names_static_files_through_static_url():
     """url_for('static', ...) and literal /static/ paths would escape the hashed names (and their caching)."""
     offenders = []
-    for path in list((ROOT / "templates").rglob("*.html")):
+    game_templates = [path for folder in (ROOT / "games").glob("*/templates") for path in folder.rglob("*.html")]
+    game_files = [path for folder in (ROOT / "games").glob("*/static") for path in folder.rglob("*")
+                  if path.suffix in (".js", ".css")]
+    for path in list((ROOT / "templates").rglob("*.html")) + game_templates:
         text = path.read_text()
         if re.search(r"url_for\(\s*['\"]static['\"]", text) or re.search(r"['\"]/static/", text):
             offenders.append(str(path.relative_to(ROOT)))
-    for path in list((ROOT / "static").rglob("*.js")) + list((ROOT / "static").rglob("*.css")):
+    for path in list((ROOT / "static").rglob("*.js")) + list((ROOT / "static").rglob("*.css")) + game_files:
         if "vendor" not in path.parts and re.search(r"['\"(]/static/", path.read_text()):
             offenders.append(str(path.relative_to(ROOT)))
     assert not offenders, f"reference static files with static_url() (docs/architecture.md): {offenders}"

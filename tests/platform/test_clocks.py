@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import redis
 
+import games
 from quadrille.clocks import Bounds, Clocks
 from quadrille.errors import ServiceError
 from quadrille.infra.presence import Presence
@@ -195,22 +196,15 @@ def test_gamma_with_several_players_ends_and_the_others_with_most_fields_win(ser
 
 
 def test_lattice_is_drawn_when_the_opponent_has_no_piece_left():
+    """The engine says whether a side can still win (Board.can_still_win): real Lattice positions, Blue flagged."""
     from quadrille.clocks.results import flag_result
+    lattice = games.get("lattice")
 
-    class Board:  # the two facts the rule reads from a Lattice position
-        players = 2
-
-        def __init__(self, on_board, bench):
-            self._view = {"on_board": on_board, "bench": bench}
-
-        def view(self):
-            return self._view
-
-        def scores(self):
-            return (1, 0)
-    assert flag_result("lattice", Board([3, 0], [0, 0]), 1)["winners"] == []       # Red cannot score: a draw
-    assert flag_result("lattice", Board([3, 0], [0, 1]), 1)["winners"] == [2]      # a piece on its bench can
-    assert flag_result("trails", Board([0, 0], [0, 0]), 1)["winners"] == [2]
+    def red_with(bench):  # Blue has two pieces; Red none on the board, `bench` on its bench
+        return lattice.new(start=f"B:Aa1,Ac1;T:;benchB:0;benchT:{bench}")
+    assert flag_result("lattice", red_with(0), 1)["winners"] == []       # Red cannot score: a draw
+    assert flag_result("lattice", red_with(1), 1)["winners"] == [2]      # a piece on its bench can
+    assert flag_result("trails", games.get("trails").new(), 1)["winners"] == [2]
 
 
 # -- correspondence ---------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Games against the computer end, and may be resigned, in the match service with real computer players:
 Gamma ends once no field is left and every player skipped the golden move in a row (games/gamma/passes.py),
-Towers draws when a person only passes against the original's AI-1 (ai/classic_towers.py), and the STATE's
+Towers draws when a person only passes against the original's AI-1 (games/towers/classic_computer.py), and the STATE's
 `resignable` (quadrille/matches/resigning.py) offers *Resign* in every game against the computer."""
 from __future__ import annotations
 

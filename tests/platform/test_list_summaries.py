@@ -10,7 +10,7 @@ import json
 import pytest
 from sqlalchemy import update
 
-from quadrille.guide.option_words import describe
+from quadrille.option_words import describe
 from quadrille.infra.schema import matches_table
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from quadrille.guide.option_words import STANDARD, describe
+from quadrille.option_words import STANDARD, describe
 from tests.support.players import Player
 
 pytestmark = pytest.mark.app_settings(ACCOUNT_RATE="1000 per minute")

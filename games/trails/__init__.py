@@ -1,0 +1,7 @@
+"""Trails and Towers: its rules engine (engine.py, rules/trails.md), the computer's model (computer.py), its
+picture, words, tutorial, renderer (static/) and templates."""
+from __future__ import annotations
+
+from games.trails.engine import DIRECTIONS, GAME, TrailsBoard, tower_layout
+
+__all__ = ["GAME", "DIRECTIONS", "TrailsBoard", "tower_layout"]

@@ -1,0 +1,49 @@
+"""Trails and Towers: the picture of a position (from TrailsBoard.view()) and how a marked cell is found.
+
+Cells are (row, column) from the top-left, as in the view; a mark is [row, column].
+"""
+from __future__ import annotations
+
+from games.svg import grid_path, n, rect, svg
+
+CELL = 10
+TOWER = "m2.5 8.2h5v-1h-.8l-.5-3.6h.9v-2h-1v.9h-.9v-.9h-1v.9h-.9v-.9h-1v2h.9l-.5 3.6h-.8z"  # a rook, in a 10x10 cell
+CLASS = {"1": "pic-p1", "2": "pic-p2", "T": "pic-tower"}
+
+
+def picture(view: dict, marks=(), legal: bool = False, label: str | None = None) -> str:
+    size = view["size"]
+    side = size * CELL
+    body = [rect(0, 0, side, side, "pic-free")]
+    green = {tuple(c) for c in view.get("green", ())} if legal else set()
+    for r, row in enumerate(view["cells"]):
+        for c, ch in enumerate(row):
+            x, y = c * CELL, r * CELL
+            if (r, c) in green:
+                body.append(rect(x, y, CELL, CELL, "pic-legal"))
+            if ch in ("1", "2"):
+                body.append(rect(x, y, CELL, CELL, CLASS[ch]))
+            elif ch == "T":
+                if (r, c) not in green:
+                    body.append(rect(x, y, CELL, CELL, "pic-tower"))
+                body.append(f'<path class="pic-rook" transform="translate({x} {y})" d="{TOWER}"/>')
+    for seat, (r, c) in enumerate(view["heads"], start=1):
+        body.append(f'<circle class="pic-head" cx="{n(c * CELL + CELL / 2)}" cy="{n(r * CELL + CELL / 2)}" r="2.6"/>')
+    body.append(grid_path(size, size, CELL))
+    for r, c in marks:
+        body.append(rect(c * CELL + 1, r * CELL + 1, CELL - 2, CELL - 2, "pic-mark"))
+    if label is None:
+        towers = sum(row.count("T") for row in view["cells"])
+        label = (f"Trails and Towers board, {size} by {size}: Blue's trail from the top-left corner, Red's from the "
+                 f"bottom-right, {towers} tower{'s' if towers != 1 else ''} standing")
+    return svg(side, side, "".join(body), label, "pic-trails")
+
+
+def mark_attrs(mark) -> dict:
+    r, c = mark
+    return {"r": r, "c": c}
+
+
+def no_targets(view: dict) -> dict:
+    """The view without the cells the side to move may reach (a lesson never lights the opponent's)."""
+    return {**view, "green": [], "legal": {}}

@@ -1,0 +1,83 @@
+"""Pictures of positions: the lobby tile's, the new-game dialog's preview, the rules pages' diagrams and the
+tutorials' boards, drawn by each game's games/<name>/picture.py from positions reached by real moves.
+
+Pure: no Flask here, only the engines and Jinja's markupsafe (a picture is escaped text a template may print as
+it is).
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+from markupsafe import Markup
+
+import games
+
+from . import catalog
+
+
+def names() -> list[str]:
+    """The games that draw pictures (a picture.py in their package)."""
+    return [name for name in games.names() if games.part(name, "picture") is not None]
+
+
+def module(name: str):
+    """The game's picture.py; KeyError for a game without one."""
+    found = games.part(name, "picture") if name in games.names() else None
+    if found is None:
+        raise KeyError(name)
+    return found
+
+
+# -- positions reached by real moves ---------------------------------------------------------------------
+def _key(options: dict | None) -> str:
+    return json.dumps(options or {}, sort_keys=True)
+
+
+@lru_cache(maxsize=256)
+def _replayed(name: str, options_key: str, moves: tuple) -> object:
+    board = games.get(name).new(**json.loads(options_key))
+    for i, move in enumerate(moves):
+        try:
+            board.push(move)
+        except games.IllegalMove as exc:
+            raise games.IllegalMove(f"{name}: setup move {i + 1} ({move!r}) is illegal: {exc.reason}") from None
+    return board
+
+
+def position(name: str, options: dict | None = None, moves=()) -> object:
+    """A board of `name` after `moves` from the start with `options`, replayed through the engine (cached:
+    the caller gets its own copy). IllegalMove names the first move that is not legal."""
+    return _replayed(name, _key(options), tuple(moves)).copy()
+
+
+# -- pictures --------------------------------------------------------------------------------------------
+def picture(name: str, view: dict, marks=(), legal: bool = False, label: str | None = None, **extra) -> Markup:
+    """An SVG picture of `view` (the engine's view of a position), with `marks` ringed; Markup, escaped."""
+    return Markup(module(name).picture(view, marks=tuple(marks or ()), legal=legal, label=label, **extra))
+
+
+@lru_cache(maxsize=512)
+def _preview(name: str, options_key: str, moves: tuple) -> str:
+    board = _replayed(name, options_key, moves)
+    return str(picture(name, board.view()))
+
+
+def preview(name: str, options: dict | None = None, moves=()) -> Markup:
+    """The picture of a game's position after `moves` (default: its starting position) with these options,
+    cached per options. ValueError for options the engine refuses."""
+    game = games.get(name)
+    normal = game.normalise(options or {})
+    return Markup(_preview(name, _key(normal), tuple(moves)))
+
+
+def tile_picture(name: str) -> Markup:
+    """The lobby tile's picture: the starting position with the default options, or, for a game whose start is an
+    empty board (Gamma), the position after the few real opening moves its words.json names."""
+    w = catalog.words(name)
+    return preview(name, w.get("tile_options") or {}, tuple(w.get("tile_moves") or ()))
+
+
+def mark_attrs(name: str, mark) -> dict:
+    """The data attributes (name -> value) that find a marked cell on the game's board in the browser."""
+    return module(name).mark_attrs(mark)
