@@ -149,9 +149,13 @@ class MemoryPresence:
             entry = self._by_sid.get(sid)
         return entry[1] if entry else []
 
-    def absences(self, match_id: str, seats: list[int], fresh: bool = False) -> dict[int, float | None]:
+    def absences(self, match_id: str, seats: list[int], fresh: bool = False,
+                 seen: list[int] = ()) -> dict[int, float | None]:
         """`absent_since` of each seat, in one call (`fresh`: for a decision, such as a claim, where a
-        shared implementation must not answer from a view it read a moment ago)."""
+        shared implementation must not answer from a view it read a moment ago). `seen`: seats whose player acts
+        now, recorded first as `seen` records them (the match core's one look at presence for a move)."""
+        if seen:
+            self.seen(match_id, seen)
         return {seat: self.absent_since(match_id, seat) for seat in seats}
 
     def summary(self, match_id: str) -> dict:
@@ -417,10 +421,13 @@ class RedisPresence(MemoryPresence):
             self._views = {m: v for m, v in self._views.items() if now - v[0] < self.VIEW_TTL}
         return live, seen
 
-    def absences(self, match_id: str, seats: list[int], fresh: bool = False) -> dict[int, float | None]:
+    def absences(self, match_id: str, seats: list[int], fresh: bool = False,
+                 seen: list[int] = ()) -> dict[int, float | None]:
         """As MemoryPresence's. Every STATE asks (who is away): when its players are connected to other
         processes, one look at Redis serves the STATEs of a second (`fresh`: look now, as a claim does);
         this process's own changes, and the dead processes it reaps, are seen at once."""
+        if seen:
+            self.seen(match_id, seen)
         with self._lock:  # every seat connected here: nobody is away, and Redis need not be asked
             local = self._held(match_id)
         if set(seats) <= local:
