@@ -213,6 +213,19 @@ class MatchCore:
         with self._cache_lock:
             return self._cache.peek(match_id)
 
+    def summary_now(self, match_id) -> tuple[str, int]:
+        """The match's summary (summary.py) and revision, for a match stored without one: from its cached copy,
+        or replayed once without taking a place in the cache (the start-up's backfill meets every old match)."""
+        if self.cached(match_id) is not None:
+            match = self.load(match_id)  # (caught up with storage first, with several processes)
+        else:
+            row = self.storage.load_match(match_id) if isinstance(match_id, str) else None
+            if row is None:
+                raise not_found()
+            match = self.replay(row)
+        with match.lock:
+            return summary.summarise(match, match.version), match.revision
+
     def forget(self, match_ids) -> None:
         """Matches deleted from storage (retention.py): out of this process's memory too."""
         with self._cache_lock:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import games
 
-from ..errors import bad_request, not_found
+from ..errors import bad_request
 from . import agreements, computer_seats, endings, moves, records, rematches, seating, summary, takebacks
 from .core import MatchCore
 from .inputs import integer
@@ -59,19 +59,6 @@ class MatchService(MatchCore):
         match = self.load(match_id, check=False)
         with match.lock:
             return self.away_of(match)
-
-    def summary_now(self, match_id) -> tuple[str, int]:
-        """The match's summary (summary.py) and revision, for a match stored without one: from its cached copy,
-        or replayed once without taking a place in the cache (the start-up's backfill meets every old match)."""
-        if self.cached(match_id) is not None:
-            match = self.load(match_id)  # (caught up with storage first, with several processes)
-        else:
-            row = self.storage.load_match(match_id) if isinstance(match_id, str) else None
-            if row is None:
-                raise not_found()
-            match = self.replay(row)
-        with match.lock:
-            return summary.summarise(match, match.version), match.revision
 
     def seats_of(self, match_id, token, seen: bool = False) -> list[int]:
         """The seats a token holds; `seen`: the player acted over HTTP, so they count as present a while."""
