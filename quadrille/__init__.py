@@ -31,7 +31,8 @@ from .errors import ServiceError
 from .computer.quota import MatchQuota, RedisMatchQuota
 from .infra.leases import MemoryLeases, RedisLeases
 from .infra.limits import Audiences, Budgets
-from .infra.presence import MemoryPresence, RedisPresence
+from .infra.presence import MemoryPresence
+from .infra.redis_presence import RedisPresence
 from .infra.storage import Storage
 from .infra.timers import MemoryTimers, RedisTimers
 from .matches import ENDED, REMATCH, MatchService

@@ -14,7 +14,7 @@ from quadrille.computer.quota import RedisMatchQuota
 from quadrille.errors import ServiceError
 from quadrille.infra.leases import MemoryLeases, RedisLeases
 from quadrille.infra.limits import Budgets
-from quadrille.infra.presence import RedisPresence
+from quadrille.infra.redis_presence import RedisPresence
 from quadrille.infra.storage import Storage
 from quadrille.infra.timers import MemoryTimers, RedisTimers
 from quadrille.matches import MatchService
