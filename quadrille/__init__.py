@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
-from flask_socketio import SocketIO
 from limits import parse as parse_limit
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
@@ -44,6 +43,7 @@ from .web import (assets, http_api, inbox, learn, pages, player_pages, players_a
                   sockets)
 from .web import refusal_log
 from .web.links import public_url
+from .web.socket_context import LeanSocketIO
 from .matches.cache import MatchCache
 from .matches import summary
 from .matches.retention import Retention
@@ -86,7 +86,7 @@ def create_app(config: dict | None = None) -> Flask:
         # redis-py's default cap of 100 connections, which a burst of broadcasts under gevent can reach.
         queue_options = {"client_manager": RoomAwareRedisManager(
             queue, channel=f"{config['CLUSTER_PREFIX']}socketio", redis_options={"max_connections": 1000})}
-    socketio = SocketIO(app, async_mode=config["ASYNC_MODE"],
+    socketio = LeanSocketIO(app, async_mode=config["ASYNC_MODE"],
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False, **queue_options)
 
