@@ -17,6 +17,8 @@ from flask import Flask
 from flask.ctx import RequestContext
 from flask_socketio import SocketIO
 
+__all__ = ["LeanSocketIO", "ONCE_PER_SOCKET"]  # (the context class is Flask's, whose annotations pdoc cannot read)
+
 ONCE_PER_SOCKET = "quadrille.socket_request"  # environ key: (Request, URL adapter) of the socket's first event
 
 
