@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
-from flask_socketio import SocketIO
 from limits import parse as parse_limit
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
@@ -47,6 +46,7 @@ from .web import (assets, game_files, http_api, inbox, pages, player_pages, play
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
 from .web.links import public_url
+from .web.socket_context import LeanSocketIO
 from .matches.cache import MatchCache
 from .matches import summary
 from .matches.retention import Retention
@@ -99,7 +99,7 @@ def create_app(config: dict | None = None) -> Flask:
         # redis-py's default cap of 100 connections, which a burst of broadcasts under gevent can reach.
         queue_options = {"client_manager": RoomAwareRedisManager(
             queue, channel=f"{config['CLUSTER_PREFIX']}socketio", redis_options={"max_connections": 1000})}
-    socketio = SocketIO(app, async_mode=config["ASYNC_MODE"],
+    socketio = LeanSocketIO(app, async_mode=config["ASYNC_MODE"],
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False, **queue_options)
 
