@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
-from flask_socketio import SocketIO
 from limits import parse as parse_limit
 from socketio import packet as socketio_packet
 from werkzeug.exceptions import HTTPException
@@ -33,10 +32,11 @@ from .errors import ServiceError
 from .computer.quota import MatchQuota, RedisMatchQuota
 from .infra.leases import MemoryLeases, RedisLeases
 from .infra.limits import Audiences, Budgets
-from .infra.presence import MemoryPresence, RedisPresence
+from .infra.presence import MemoryPresence
+from .infra.redis_presence import RedisPresence
 from .matches.store import Storage
 from .infra.timers import MemoryTimers, RedisTimers
-from .matches import MatchService
+from .matches import ENDED, REMATCH, MatchService
 from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
@@ -46,6 +46,7 @@ from .web import (assets, game_files, http_api, inbox, pages, player_pages, play
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
 from .web.links import public_url
+from .web.socket_context import LeanSocketIO
 from .matches.cache import MatchCache
 from .matches import summary
 from .matches.retention import Retention
@@ -98,19 +99,13 @@ def create_app(config: dict | None = None) -> Flask:
         # redis-py's default cap of 100 connections, which a burst of broadcasts under gevent can reach.
         queue_options = {"client_manager": RoomAwareRedisManager(
             queue, channel=f"{config['CLUSTER_PREFIX']}socketio", redis_options={"max_connections": 1000})}
-    socketio = SocketIO(app, async_mode=config["ASYNC_MODE"],
+    socketio = LeanSocketIO(app, async_mode=config["ASYNC_MODE"],
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False, **queue_options)
 
-    match_listeners = []  # services beside the match service that follow matches (accounts, ratings)
-
     def broadcast(match_id: str, event: str, payload: dict) -> None:
+        """The room hears every STATE (and a rematch); the services beside the core hear the bus (below)."""
         socketio.emit(event, payload, to=sockets.room_of(match_id))
-        for listener in match_listeners:
-            try:
-                listener(match_id, event, payload)
-            except Exception:  # a listener's failure must never undo or hold up a move
-                log.exception("match listener %s failed on %s of %s", listener, event, match_id)
 
     storage = Storage.open(config["DATABASE"])
     spawn, sleep = socketio.start_background_task, socketio.sleep
@@ -157,7 +152,7 @@ def create_app(config: dict | None = None) -> Flask:
                      audiences=Audiences(config["WATCHERS_PER_ADDRESS"]), send_queue_limit=config["SOCKET_SEND_QUEUE"])
 
     # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
-    # same storage, told of every match event through match_listeners.
+    # same storage, told of the match events they follow on the match bus (matches/bus.py).
     sessions.install(app, storage)
     accounts = AccountService(storage, service, sessions.site_secret(storage, "seats"),
                               hashing=password_pool.for_async_mode(config["ASYNC_MODE"], config["PASSWORD_WORKERS"],
@@ -175,7 +170,9 @@ def create_app(config: dict | None = None) -> Flask:
                                   max_incoming=config["CHALLENGES_WAITING_MAX"])
     service.looks_like_account = seat_names.looks_like_account(storage)  # a guest's seat name (quadrille/names.py)
     service.state_extras = ratings.in_play.extras  # a rated match's STATE: ratings beside names, and their change
-    match_listeners.extend([accounts.on_match_event, ratings.on_match_event])
+    service.bus.subscribe(ENDED, ratings.on_ended)  # a match rated once, when it ends
+    service.bus.subscribe(REMATCH, ratings.on_rematch)  # a rated match's rematch is rated
+    service.bus.subscribe(REMATCH, accounts.on_rematch)  # a rematch's seats go to the same accounts
     accounts.forgetters.extend([ratings.forget, challenges.forget])
     inbox.register(socketio)
     app.extensions["quadrille"] = service

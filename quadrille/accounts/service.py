@@ -298,11 +298,9 @@ class AccountService:
             self.pause(0)
         return claimed
 
-    def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
-        """A rematch is played by the same accounts, in the seats the match service turned theirs into
-        (`seats`: the rematch's seat of each old seat, in order)."""
-        if event != "rematch":
-            return
+    def on_rematch(self, match_id: str, payload: dict) -> None:
+        """The match bus's REMATCH (matches/bus.py): a rematch is played by the same accounts, in the seats the
+        match core turned theirs into (`seats`: the rematch's seat of each old seat, in order)."""
         old = self.accounts_in(payload.get("from", ""))
         for account_id, seats in old.items():
             self.record_seats(account_id, payload["match"], [payload["seats"][seat - 1] for seat in seats])

@@ -317,7 +317,7 @@ class ChallengeService:
         seats = {mine: challenger.id}
         free = [s for s in range(1, len(opponents) + 2) if s != mine]
         for seat, opponent in zip(free, opponents):
-            self.matches.claim(match_id, seat=seat, player=opponent.name, invite=created["invite_secret"],
+            self.matches.claim_seat(match_id, seat=seat, player=opponent.name, invite=created["invite_secret"],
                                token=opponent.seat_key)
             seats[seat] = opponent.id
         if creator_starts:

@@ -5,8 +5,9 @@ and the time a server was down given back.
     clocks.parse({"kind": "realtime", "minutes": 5, "increment": 3}, mode)  # -> TimeControl, or bad-clock
     clocks.time_to_move(match_ids)   # for lists of games: whose clock runs and how long it has left
 
-The match service calls it at a few points (a match made or loaded, an event recorded and applied, a STATE,
-a check before a player acts) and gives it `on_flag(match_id)`, its own check that records the flag.
+The match core calls it at a few points (a match made or loaded, an event recorded and applied, a STATE, a
+check before a player acts), with a match it reads through `ClockedMatch` (a few attributes, not the core's
+Match), and gives it `on_flag(match_id)`, its own check that records the flag.
 
 - **Time** comes from `clock` only (wall-clock seconds by default, since stored times must mean the same to
   every process and after a restart); tests inject one and drive it.
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from ..infra.background import repeat
 from ..infra.database import Database
@@ -36,6 +37,23 @@ from .store import ClockStore
 
 PREFIX = "flag:"
 log = logging.getLogger("quadrille")
+
+
+class ClockedMatch(Protocol):
+    """What the clocks read of a match (the match core's Match is one): its id and version (a flag's timer is
+    keyed by them), its clocks, the seat whose clock runs, and its game and board (who wins on time)."""
+
+    clock: ClockState | None
+    version: int
+    board: Any
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def game(self) -> str: ...
+
+    def turn(self) -> int | None: ...
 
 
 class Clocks:
@@ -63,7 +81,7 @@ class Clocks:
         return ClockState.new(TimeControl.from_dict(control), seats) if control else None
 
     # -- the log ----------------------------------------------------------------------------------
-    def snapshot(self, match, kind: str, credit: float = 0.0) -> dict | None:
+    def snapshot(self, match: ClockedMatch, kind: str, credit: float = 0.0) -> dict | None:
         """What an event about to be recorded carries: the clocks at this moment (None: no clock runs, or it
         has not started and this is not the first move)."""
         state = match.clock
@@ -75,7 +93,7 @@ class Clocks:
         return state.snapshot(running, self.clock(), credit)
 
     @staticmethod
-    def applied(match, event, turn_before: int | None) -> None:
+    def applied(match: ClockedMatch, event, turn_before: int | None) -> None:
         """After an event was applied to `match`: set its clocks from the event's snapshot; a move that ended
         its mover's turn adds the increment (or a correspondence turn's days)."""
         state = match.clock
@@ -91,18 +109,18 @@ class Clocks:
             if after != turn_before:
                 state.turn_passed(turn_before, after)
 
-    def flag_result(self, match, seat: int) -> dict:
-        return flag_result(match.row.game, match.board, seat)
+    def flag_result(self, match: ClockedMatch, seat: int) -> dict:
+        return flag_result(match.game, match.board, seat)
 
     # -- reading ----------------------------------------------------------------------------------
-    def view(self, match) -> dict | None:
+    def view(self, match: ClockedMatch) -> dict | None:
         """The STATE's `clock` (None: the match has no clock)."""
         state = match.clock
         if state is None:
             return None
         return state.to_dict(match.turn(), self.clock())
 
-    def out_of_time(self, match) -> bool:
+    def out_of_time(self, match: ClockedMatch) -> bool:
         state = match.clock
         return state is not None and state.out_of_time(match.turn(), self.clock())
 
@@ -118,7 +136,7 @@ class Clocks:
         return answer
 
     # -- flags ------------------------------------------------------------------------------------
-    def arm(self, match) -> None:
+    def arm(self, match: ClockedMatch) -> None:
         """After an event: keep the `clocks` row and the flag's timer in step with who runs now."""
         state = match.clock
         if state is None:

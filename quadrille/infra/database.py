@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from sqlalchemy.pool import QueuePool
+
 from .engine import database_url, make_engine
 
 
@@ -25,6 +27,7 @@ class Database:
         # is a round trip of its own.
         self._autocommit = (self.engine if self.dialect == "sqlite"
                             else self.engine.execution_options(isolation_level="AUTOCOMMIT"))
+        self._writers: list = []  # SQLite: the driver's connections kept for the hot writes (`_sqlite_writer`)
 
     @classmethod
     def sqlite(cls, path: str):
@@ -56,6 +59,56 @@ class Database:
         finally:
             pooled.close()
 
+    @contextmanager
+    def _sqlite_writer(self):
+        """`execute(sql, parameters)` on a SQLite file's own sqlite3 connection for one write transaction (a
+        move's append: two statements), begun by its first statement, committed at the end of the block or
+        rolled back on any error. Through the engine (`engine.begin()`: pool checkout, begin, commit, return)
+        it cost as much as the SQL itself.
+
+        The connections are kept out of the pool (detached: their pool slots freed, closed by `close`) in a
+        free list: taken for one block, given back after it. list.pop and list.append are atomic, so two
+        threads never hold the same connection. Under gevent or eventlet all greenlets share one thread and
+        one connection: sqlite3 never yields to the hub (its calls, a busy wait included, block the thread as
+        they did through the engine), so no other greenlet runs between the pop and the append, as long as
+        the block itself does not yield (it runs two statements and nothing else)."""
+        if self._traced() or not isinstance(self.engine.pool, QueuePool):
+            # Through the engine: what listens to its statements sees these too (a tracer, a test of the query
+            # plans); and a database in memory is one per pooled connection.
+            with self.engine.begin() as through_engine:
+                yield through_engine.exec_driver_sql
+            return
+        try:
+            conn = self._writers.pop()
+        except IndexError:
+            conn = self._detached()
+        try:
+            yield conn.execute
+            conn.commit()
+        except BaseException:
+            try:
+                conn.rollback()
+            except BaseException:
+                conn.close()  # a connection in an unknown state is not kept
+                raise
+            self._writers.append(conn)
+            raise
+        self._writers.append(conn)
+
+    def _traced(self) -> bool:
+        """Whether anything listens to the statements the engine runs (SQLAlchemy's cursor events)."""
+        dispatch = self.engine.dispatch
+        return bool(dispatch.before_cursor_execute or dispatch.after_cursor_execute)
+
+    def _detached(self):
+        """A new sqlite3 connection of the engine's, detached from its pool (connected as the pool connects:
+        engine.py's pragmas)."""
+        pooled = self.engine.raw_connection()
+        conn = pooled.driver_connection
+        pooled.detach()
+        conn.isolation_level = "DEFERRED"  # a transaction begun by the first write, as through the engine
+        return conn
+
     def reading(self):
         """A connection for reads only (`with storage.reading() as conn:`). On SQLite its statements share one
         snapshot, as in any transaction. On PostgreSQL it runs without a transaction: at its READ COMMITTED
@@ -70,4 +123,6 @@ class Database:
             conn.exec_driver_sql("SELECT 1")
 
     def close(self) -> None:
+        while self._writers:
+            self._writers.pop().close()
         self.engine.dispose()

@@ -1,4 +1,7 @@
-"""Matches: the match core (service.py) and, beside it, the decisions of a match's life."""
-from .service import Match, MatchService
+"""Matches: the match core (core.py) behind its service (service.py), the deciders of a match's life beside it,
+and the bus (bus.py) on which the services beside it hear of endings and rematches."""
+from .bus import ENDED, REMATCH, MatchBus
+from .match import Match
+from .service import MatchService
 
-__all__ = ["Match", "MatchService"]
+__all__ = ["ENDED", "REMATCH", "Match", "MatchBus", "MatchService"]

@@ -18,7 +18,7 @@ others depends on the match's time control, one rule per kind (`rule_for`):
 - **A rated game before every player has moved** (`rated-start`), whatever its clock: no claim, which would
   win a rating without a game; the others may abort it (no result), as they may anyway until everyone moved.
 
-`Absence` applies the rule for the match service: the STATE's `away` entries (`away`), the check of a claim
+`Absence` applies the rule for the match core: the STATE's `away` entries (`away`), the check of a claim
 (`claimable_against`) and of a hand-over to the computer (`check_hand_over`). The countdowns themselves (and the
 timer that tells the room when one ends) are timeouts.py's.
 """
@@ -64,7 +64,7 @@ def rule_for(control: dict | None, rated: bool, everyone_moved: bool, disconnect
 
 
 class Absence:
-    """The rule applied to the match service's matches (`match`: service.py's Match)."""
+    """The rule applied to the match core's matches (`match`: match.py's Match)."""
 
     def __init__(self, timeouts: DisconnectTimeouts, realtime_grace: float = 40.0):
         self.timeouts = timeouts
@@ -94,15 +94,16 @@ class Absence:
         rated = not everyone_moved and self._is_rated(match.id)
         return rule_for(control, rated, everyone_moved, self.timeouts.timeout, self.realtime_grace)
 
-    def away(self, match, fresh: bool = False) -> list[dict]:
+    def away(self, match, fresh: bool = False, seen: list[int] = ()) -> list[dict]:
         """The STATE's `away`: each away seat with `seconds` gone, `claimable_in` (None: no claim), `rule` and
-        `timeout` (see the module's text). The caller checked that the game is under way online."""
+        `timeout` (see the module's text). The caller checked that the game is under way online. `seen`: seats
+        whose player is acting now, told to presence in the same look."""
         found: list[Rule] = []
 
         def wait() -> float | None:  # asked only when someone is away: a rated game's rule reads storage
             found.append(self.rule(match))
             return found[0].timeout
-        entries = self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh, wait=wait)
+        entries = self.timeouts.away(match.id, match.humans(), match.began_at, fresh=fresh, wait=wait, seen=seen)
         return [{**entry, "rule": found[0].kind, "timeout": found[0].timeout} for entry in entries]
 
     # -- decisions --------------------------------------------------------------------------------------

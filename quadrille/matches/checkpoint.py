@@ -1,11 +1,11 @@
 """A match as it was before an event was applied, to put back if the event's write fails.
 
-The match service applies an event to its copy of the match before it writes it, so that the write carries
+The match core applies an event to its copy of the match before it writes it, so that the write carries
 what lists show after the event (matches/summary.py), in the append's own statement. A write may still fail
 (a race lost to another process, a revision moved, the database away): then the copy must be exactly as it
 was, since other requests wait on its lock.
 
-    saved = Checkpoint(match, kind)   # before MatchService._apply(match, event)
+    saved = Checkpoint(match, kind)   # before core.apply(match, event)
     saved.restore(match)              # the write failed
 
 A move, the hot path, is undone with the engine's own `pop` and a few small copies (offers, clocks). Any other
@@ -52,17 +52,19 @@ class Checkpoint:
             self.whole.restore(match)
         match.offers = self.offers if self.offers is not None else Offers()
         match.clock = self.clock
+        match.changed()  # its outcome is the one before the event again
 
 
 class _Whole:
-    __slots__ = ("board", "move_seats", "result", "started", "began_at", "computer", "options", "seats", "line",
-                 "cached")
+    __slots__ = ("board", "move_seats", "result", "creator_started", "began_at", "computer", "options", "seats",
+                 "line", "cached")
 
     def __init__(self, match, kind: str):
         self.board, self.move_seats = match.board, list(match.move_seats)
         if kind == "rewind":  # the one decision that changes the board in place (a start replaces it)
             match.board = match.board.copy()  # the rewind pops the copy's moves; the original is put back
-        self.result, self.started, self.began_at, self.line = match.result, match.started, match.began_at, match.line
+        self.result, self.creator_started = match.result, match.creator_started
+        self.began_at, self.line = match.began_at, match.line
         self.computer = dict(match.computer)
         self.options, self.seats = match.row.options, match.row.seats
         self.cached = {name: match.__dict__[name] for name in CACHED if name in match.__dict__}
@@ -70,7 +72,8 @@ class _Whole:
     def restore(self, match) -> None:
         match.board = self.board
         match.move_seats[:] = self.move_seats
-        match.result, match.started, match.began_at, match.line = self.result, self.started, self.began_at, self.line
+        match.result, match.creator_started = self.result, self.creator_started
+        match.began_at, match.line = self.began_at, self.line
         match.computer.clear()
         match.computer.update(self.computer)
         match.row.options, match.row.seats = self.options, self.seats

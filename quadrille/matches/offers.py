@@ -1,7 +1,7 @@
 """Offers between the players of a match, decided by consent: who may offer what, and when.
 
 An offer is an event in the match's log, like a move (`offer`, `decline`), so every tab and every process
-sees the same offers after a reload or a restart. The service applies the outcome of an accepted offer:
+sees the same offers after a reload or a restart. The match core carries out an accepted offer (agreements.py):
 
 - `rematch`, once the game is over: a new match whose seats belong to the same players.
 - `takeback`, during an online game: back to before the offering player's last move (lichess's take-back:
@@ -15,11 +15,13 @@ is made (a declined rematch never again). Offers lapse with the position they we
 pending take-back (it would take back another move), and a draw offer stands through its maker's own moves
 (offer, then move, as over the board) and lapses when another player moves instead of accepting.
 
-Aborting (before every player has moved) is a player's own decision, not an offer: MatchService.abort.
+Aborting (before every player has moved) is a player's own decision, not an offer: endings.abort.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+import games
 
 from ..errors import ServiceError
 
@@ -32,12 +34,20 @@ class Situation:
     """What the rules of offers look at in a match, as the service sees it at the moment of an offer."""
 
     over: bool                       # the game has ended
-    started: bool                    # every seat is taken (or the creator started it)
+    begun: bool                      # moves may be made (match.py: every seat taken, or the creator started it)
     online: bool                     # players on separate screens (elsewhere a take-back is immediate)
     draws: bool                      # the game has draws
     title: str = ""                  # the game's title, for messages
     turn: int | None = None          # the seat to act
     moved: frozenset = frozenset()   # seats with a move in the current line
+
+    @classmethod
+    def of(cls, match) -> "Situation":
+        """A match's situation now (`match`: match.py's Match)."""
+        game = games.get(match.row.game)
+        return cls(over=match.outcome() is not None, begun=match.begun(), online=match.row.mode == "online",
+                   draws=game.draws, title=game.title, turn=match.board.turn,
+                   moved=frozenset(s for s in match.move_seats if s is not None))
 
 
 def _refuse(status: int, error: str, reason: str) -> ServiceError:
@@ -135,7 +145,7 @@ class Offers:
                                               "Offers are for players on separate screens.")
         if situation.over:
             raise _refuse(409, "game-over", "The game is over.")
-        if not situation.started:
+        if not situation.begun:
             raise _refuse(409, "not-started", "The game has not started yet.")
         if not maker:
             return

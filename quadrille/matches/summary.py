@@ -24,6 +24,8 @@ import time
 
 import games
 
+from .match import begins_on_start
+
 log = logging.getLogger("quadrille")
 
 BACKFILL_KEY = "summaries:backfill"
@@ -31,7 +33,7 @@ BACKFILL_BATCH = 20  # matches of an earlier release summarised per turn of the 
 
 
 def summarise(match, version: int) -> str:
-    """The summary of `match` (a matches.service.Match) as it is now, at `version` (the event being written's),
+    """The summary of `match` (a matches.match.Match) as it is now, at `version` (the event being written's),
     as JSON text: {"version", "turn", "started", "players", "computer", "moves", "outcome", "clock"} ("moves":
     how many moves its line has, the STATE's `moves`, where `version` counts every event), and "options" where a
     start may change them (online Gamma). A summary whose version is not its row's was not written with the
@@ -59,8 +61,7 @@ def _options_may_change(match) -> bool:
     """Whether the match's start may change its options (an online game that waits for its creator's start)."""
     key = (match.row.game, match.row.mode)
     if key not in _MAY_CHANGE:
-        from .service import _needs_start  # (the service imports this module)
-        _MAY_CHANGE[key] = _needs_start(games.get(match.row.game), match.row.mode)
+        _MAY_CHANGE[key] = begins_on_start(games.get(match.row.game), match.row.mode)
     return _MAY_CHANGE[key]
 
 

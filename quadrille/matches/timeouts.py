@@ -8,7 +8,7 @@ How long depends on the match's time control (absence.py: `wait`); `timeout` is 
 The countdown of a match that began after its player left starts when it began.
 
 The timer only announces (the room hears a STATE whose `away` says the seat is claimable): the claim itself
-is a player's decision, an event in the match's log (MatchService.claim_timeout), and claiming twice gives
+is a player's decision, an event in the match's log (MatchService.claim_win), and claiming twice gives
 one result. The deadlines are timers (infra/timers.py) keyed by match, seat and deadline: every process that
 computes a STATE schedules the same key, and with several processes (RedisTimers) the one that takes it from
 the shared set announces it, once. Everything runs on an injected clock, and tests fire the timer by hand.
@@ -41,16 +41,17 @@ class DisconnectTimeouts:
 
     # -- the decision -----------------------------------------------------------------------------
     def away(self, match_id: str, seats: list[int], began: float, fresh: bool = False,
-             wait: float | None | Callable[[], float | None] = -1.0) -> list[dict]:
+             wait: float | None | Callable[[], float | None] = -1.0, seen: list[int] = ()) -> list[dict]:
         """The away seats among `seats` (the people's seats of a game under way): for each, how long they have
         been gone and in how many seconds a claim becomes possible (0: now). `began`: when the match began, on
         this clock. Each away seat's deadline is scheduled, so that the room hears when it passes. `fresh`: for
         a claim (presence's own view, not one it read a moment ago). `wait`: the seconds of absence before a
         claim (the match's absence rule, absence.py; a function is asked only when someone is away), None for
-        no claim at all (`claimable_in` None, nothing scheduled); by default `timeout`."""
+        no claim at all (`claimable_in` None, nothing scheduled); by default `timeout`. `seen`: seats whose
+        player acts now (presence.absences marks them first: one look at presence)."""
         now, entries = self.clock(), []
-        gone = {seat: since for seat, since in self.presence.absences(match_id, seats, fresh=fresh).items()
-                if since is not None}
+        absences = self.presence.absences(match_id, seats, fresh=fresh, seen=seen)
+        gone = {seat: since for seat, since in absences.items() if since is not None}
         if not gone:
             return []
         if callable(wait):

@@ -1,9 +1,9 @@
 """Ratings per game (Glicko-2), updated when a rated match ends.
 
 A challenge marked rated between two accounts registers its match here (`register`); the match service
-tells its listeners about every STATE (quadrille/__init__.py wires `on_match_event` beside the broadcast),
-and the first STATE with an outcome rates the match once: `rated_matches.applied` is set by a conditional
-UPDATE in the same transaction as the new ratings, so a STATE sent again (a timer, another process) rates
+tells the match bus when a match ends (matches/bus.py: `on_ended`, subscribed by quadrille/__init__.py), and
+that rates the match once: `rated_matches.applied` is set by a conditional UPDATE in the same transaction as
+the new ratings, so a second ask (the STATE's ratings, ratings/match_ratings.py; another process) rates
 nothing twice. An aborted game rates nothing.
 
 Gamma with more than two players is not rated: Glicko-2 rates pairs, and splitting a game of several players
@@ -124,14 +124,13 @@ class RatingService:
                                                rated_matches_table.c.verdict.in_(COUNTING)))).scalars())
 
     # -- the listener ---------------------------------------------------------------------------------
-    def on_match_event(self, match_id: str, event: str, payload: dict) -> None:
-        if event == "rematch":
-            self._rematch(payload.get("from", ""), payload.get("match", ""), payload.get("seats", []))
-            return
-        outcome = payload.get("outcome") if event == "state" else None
-        if not outcome:
-            return
-        self.apply(match_id, outcome, payload.get("movers") or [])
+    def on_ended(self, match_id: str, payload: dict) -> None:
+        """The match bus's ENDED (matches/bus.py): rate the match (once, whoever asks: `apply`)."""
+        self.apply(match_id, payload["outcome"], payload.get("movers") or [])
+
+    def on_rematch(self, match_id: str, payload: dict) -> None:
+        """The match bus's REMATCH: a rated match's rematch is rated too."""
+        self._rematch(payload.get("from", ""), payload.get("match", ""), payload.get("seats", []))
 
     def _rematch(self, old: str, new: str, turned: list[int]) -> None:
         """A rematch of a rated match is rated too, each account in the seat its old one turned into (`turned`:

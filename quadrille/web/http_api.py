@@ -148,7 +148,7 @@ def get_match(match_id):
 def claim_seat(match_id):
     """Take a free seat with the match's invite secret ({"invite": secret}; an open match needs none)."""
     body = json_body(optional=True)
-    return jsonify(service().claim(match_id, body.get("seat"), body.get("player"), body.get("invite"))), 201
+    return jsonify(service().claim_seat(match_id, body.get("seat"), body.get("player"), body.get("invite"))), 201
 
 
 @bp.post("/matches/<match_id>/moves")
@@ -171,7 +171,7 @@ def match_action(match_id, action):
         "resign": lambda: svc.resign(match_id, token),
         "start": lambda: svc.start(match_id, token, body.get("computer_level"), owner=client_address()),
         "pause": lambda: svc.pause(match_id, token, body.get("paused")),
-        "reclaim": lambda: svc.take_back_seat(match_id, token),
+        "reclaim": lambda: svc.reclaim_seat(match_id, token),
         "computer": lambda: svc.hand_to_computer(match_id, token, body.get("seat"), body.get("level", 1),
                                                  owner=client_address()),
         "rematch": lambda: with_links(svc.rematch(match_id, token, owner=client_address())),
@@ -179,7 +179,7 @@ def match_action(match_id, action):
         "offer": lambda: with_links(svc.offer(match_id, token, body.get("offer"), owner=client_address())),
         "accept": lambda: with_links(svc.accept(match_id, token, body.get("offer"), owner=client_address())),
         "abort": lambda: svc.abort(match_id, token),
-        "timeout": lambda: svc.claim_timeout(match_id, token, body.get("result", "win")),
+        "timeout": lambda: svc.claim_win(match_id, token, body.get("result", "win")),
     }
     if action not in actions:
         raise ServiceError(404, "not-found", "There is no such action.")

@@ -198,7 +198,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     @socketio.on("claim")
     @acknowledged
     def claim(data):
-        claimed = service.claim(data.get("match"), data.get("seat"), data.get("player"), data.get("invite"))
+        claimed = service.claim_seat(data.get("match"), data.get("seat"), data.get("player"), data.get("invite"))
         presence.enter(request.sid, claimed["match"], claimed["seats"])
         announce(claimed["match"])
         return claimed
@@ -219,7 +219,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     decision("start", lambda d: service.start(d.get("match"), d.get("token"), d.get("computer_level"),
                                               owner=client_address()))
     decision("pause", lambda d: service.pause(d.get("match"), d.get("token"), d.get("paused")))
-    decision("reclaim", lambda d: service.take_back_seat(d.get("match"), d.get("token")))
+    decision("reclaim", lambda d: service.reclaim_seat(d.get("match"), d.get("token")))
     decision("computer", lambda d: service.hand_to_computer(d.get("match"), d.get("token"), d.get("seat"),
                                                             d.get("level", 1), owner=client_address()))
     decision("rematch", lambda d: service.rematch(d.get("match"), d.get("token"), owner=client_address()))
@@ -228,7 +228,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     decision("accept", lambda d: service.accept(d.get("match"), d.get("token"), d.get("offer"),
                                                 owner=client_address()))
     decision("abort", lambda d: service.abort(d.get("match"), d.get("token")))
-    decision("timeout", lambda d: service.claim_timeout(d.get("match"), d.get("token"), d.get("result", "win")))
+    decision("timeout", lambda d: service.claim_win(d.get("match"), d.get("token"), d.get("result", "win")))
     decision("position", lambda d: service.position(d.get("match"), d.get("ply")))
 
     @socketio.on("disconnect")

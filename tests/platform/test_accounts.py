@@ -318,7 +318,7 @@ def test_the_match_service_hands_seats_over_from_one_token_to_another(app):
     # a given token holds a new match's seats, and a claimed one
     mine = service.create("trails", None, "online", token="account-key")
     assert mine["token"] == "account-key" and service.seats_of(mine["match"], "account-key") == [1]
-    other = service.claim(mine["match"], invite=mine["invite_secret"], token="other-key")
+    other = service.claim_seat(mine["match"], invite=mine["invite_secret"], token="other-key")
     assert other["token"] == "other-key" and service.seats_of(mine["match"], "other-key") == [2]
 
 

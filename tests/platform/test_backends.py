@@ -14,7 +14,7 @@ from quadrille.computer.quota import RedisMatchQuota
 from quadrille.errors import ServiceError
 from quadrille.infra.leases import MemoryLeases, RedisLeases
 from quadrille.infra.limits import Budgets
-from quadrille.infra.presence import RedisPresence
+from quadrille.infra.redis_presence import RedisPresence
 from quadrille.infra.timers import MemoryTimers, RedisTimers
 
 
@@ -261,7 +261,7 @@ def services(make_service):
 def test_no_process_serves_a_state_older_than_a_move_another_acknowledged(services):
     a, b = services
     created = a.create("trails", None, "online")
-    claimed = b.claim(created["match"], invite=created["invite_secret"])  # b writes a seat a has cached
+    claimed = b.claim_seat(created["match"], invite=created["invite_secret"])  # b writes a seat a has cached
     match = created["match"]
     assert b.state(match)["version"] == 0 and a.state(match)["started"]  # a caught up with b's claim
     tokens = {1: created["token"], 2: claimed["token"]}
@@ -319,7 +319,7 @@ def test_a_copy_whose_revision_lags_never_hides_a_move(services):
     unknown. After each of these, both copies serve exactly what storage holds: no acknowledged move hidden."""
     a, b = services
     created = a.create("trails", {"size": 7}, "online")
-    claimed = b.claim(created["match"], invite=created["invite_secret"])
+    claimed = b.claim_seat(created["match"], invite=created["invite_secret"])
     match, tokens = created["match"], {1: created["token"], 2: claimed["token"]}
     acknowledged = {}
 
@@ -355,7 +355,7 @@ def test_a_copy_whose_revision_lags_never_hides_a_move(services):
 def test_a_seat_handed_over_through_one_process_cannot_be_played_by_its_retired_token_through_another(services):
     a, b = services
     created = a.create("trails", None, "online")
-    claimed = b.claim(created["match"], invite=created["invite_secret"])
+    claimed = b.claim_seat(created["match"], invite=created["invite_secret"])
     match = created["match"]
     state = a.state(match)
     b.state(match)  # both hold a copy at the same version

@@ -15,7 +15,7 @@ from quadrille.matches.checkpoint import Checkpoint
 
 def fingerprint(match) -> dict:
     return {"moves": match.board.moves, "view": match.board.view(), "turn": match.turn(),
-            "outcome": match.outcome(), "move_seats": list(match.move_seats), "started": match.started,
+            "outcome": match.outcome(), "move_seats": list(match.move_seats), "started": match.creator_started,
             "computer": dict(match.computer), "offers": (match.offers.to_dict(), match.offers.declined_dict(),
                                                          match.offers.rematch),
             "clock": None if match.clock is None else (list(match.clock.left), match.clock.at, match.clock.flagged),
@@ -36,7 +36,7 @@ def service(make_service):
 
 def online(service, game="trails", options=None, clock=None):
     created = service.create(game, options or {}, "online", clock=clock)
-    friend = service.claim(created["match"], invite=created["invite_secret"])
+    friend = service.claim_seat(created["match"], invite=created["invite_secret"])
     return created["match"], {1: created["token"], 2: friend["token"]}
 
 
@@ -54,12 +54,12 @@ def play_some(service, match_id, tokens, count):
 def test_every_kind_of_event_is_put_back_exactly(service, kind, data, seat):
     match_id, tokens = online(service, clock={"kind": "realtime", "minutes": 5, "increment": 3})
     play_some(service, match_id, tokens, 3)
-    match = service._get(match_id)
+    match = service.load(match_id)
     if kind == "move":
         data, seat = {"move": match.board.legal_moves()[0], "clock": {"at": 1.0e9, "left": [10.0, 20.0]}}, match.turn()
     before = fingerprint(match)
     saved = Checkpoint(match, kind)
-    service._apply(match, EventRow(match.version + 1, kind, data, seat, 1.0e9))
+    service.apply(match, EventRow(match.version + 1, kind, data, seat, 1.0e9))
     assert fingerprint(match) != before
     saved.restore(match)
     assert fingerprint(match) == before
@@ -67,10 +67,10 @@ def test_every_kind_of_event_is_put_back_exactly(service, kind, data, seat):
 
 def test_a_gamma_start_that_changes_the_options_is_put_back(service):
     created = service.create("gamma", {"players": 4}, "online")
-    match = service._get(created["match"])
+    match = service.load(created["match"])
     before = fingerprint(match)
     saved = Checkpoint(match, "start")
-    service._apply(match, EventRow(1, "start", {"options": {"players": 2}}, 1, 1.0e9))
+    service.apply(match, EventRow(1, "start", {"options": {"players": 2}}, 1, 1.0e9))
     assert fingerprint(match)["options"]["players"] == 2
     saved.restore(match)
     assert fingerprint(match) == before
@@ -83,7 +83,7 @@ def test_a_write_lost_to_another_process_leaves_the_copy_and_the_summary_as_stor
     two.state(match_id)  # the second has it cached too
     state = one.state(match_id)
     one.play(match_id, tokens[1], state["legal"][0], 0)
-    stale = two._get(match_id)
+    stale = two.load(match_id)
     before = fingerprint(stale)
     with pytest.raises(ServiceError) as refused:
         two.play(match_id, tokens[1], state["legal"][-1], 0)  # its copy still says version 0

@@ -40,7 +40,7 @@ def service(database, clock):
 def online(service, game="trails", options=None, clock=None):
     """A two-player online match with a clock, both seats taken: (match id, creator's token, friend's token)."""
     created = service.create(game, options or {"size": 7}, "online", clock=clock)
-    friend = service.claim(created["match"], invite=created["invite_secret"])
+    friend = service.claim_seat(created["match"], invite=created["invite_secret"])
     return created["match"], created["token"], friend["token"]
 
 
@@ -181,7 +181,7 @@ def test_a_rematch_keeps_the_time_control_and_a_resignation_stops_the_clocks(ser
 def test_gamma_with_several_players_ends_and_the_others_with_most_fields_win(service, clock):
     created = service.create("gamma", {"players": 3}, "online", clock={"kind": "realtime", "minutes": 1,
                                                                           "increment": 0})
-    tokens = [created["token"]] + [service.claim(created["match"], invite=created["invite_secret"])["token"]
+    tokens = [created["token"]] + [service.claim_seat(created["match"], invite=created["invite_secret"])["token"]
                                    for _ in range(2)]
     service.start(created["match"], tokens[0])
     state = service.state(created["match"])
@@ -322,7 +322,7 @@ def test_two_services_whose_timers_both_fire_record_one_flag(database, clock):
     b = make_service(Storage.open(database), clock, checked=True)
     match, one, two = online(a, clock={"kind": "realtime", "minutes": 1, "increment": 0})
     play_any(a, match, one)
-    b.clocks.arm(b._get(match))                    # b has its own timer for it too
+    b.clocks.arm(b.load(match))                    # b has its own timer for it too
     clock.advance(60)
     a.clocks.fire_due(), b.clocks.fire_due()
     assert flags_in(a.storage, match) == 1

@@ -105,7 +105,7 @@ def test_a_worker_killed_while_thinking_is_replaced(service):
 def test_handing_an_absent_players_seat_to_the_computer_and_back(service):
     created = service.create("trails", None, "online")
     match = created["match"]
-    other = service.claim(match, invite=created["invite_secret"])
+    other = service.claim_seat(match, invite=created["invite_secret"])
     with pytest.raises(ServiceError) as present:  # seat 2 was claimed a moment ago: its player is here
         service.hand_to_computer(match, created["token"], 2, 1)
     assert present.value.error == "player-present"
@@ -118,7 +118,7 @@ def test_handing_an_absent_players_seat_to_the_computer_and_back(service):
     assert state["seats"][1]["kind"] == "ai"
     service.play(match, created["token"], "right")
     wait_until(lambda: service.state(match)["version"] == 3)  # the takeover is a decision, then 2 moves
-    state = service.take_back_seat(match, other["token"])
+    state = service.reclaim_seat(match, other["token"])
     assert state["seats"][1]["kind"] == "human"
     service.play(match, created["token"], service.state(match)["legal"][0])
     time.sleep(0.3)

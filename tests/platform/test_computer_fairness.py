@@ -245,7 +245,7 @@ def test_starting_and_handing_over_count_against_the_cap(service):
     assert refused.value.error == "rate-limited"
     assert service.state(waiting["match"])["started"] is False
     online = service.create("trails", None, "online", owner="10.0.0.1")
-    service.claim(online["match"], invite=online["invite_secret"])
+    service.claim_seat(online["match"], invite=online["invite_secret"])
     service.presence.grace = 0.0  # the friend who claimed seat 2 has been gone for longer than the grace
     time.sleep(0.01)
     with pytest.raises(ServiceError) as refused:

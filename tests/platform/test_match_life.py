@@ -36,7 +36,7 @@ def unchanged(service, match, call, *args, **kwargs) -> ServiceError:
 def pair(service, game="trails", options=None, **kwargs):
     """An online match of two players: the creator (seat 1) and the friend who followed the invite."""
     created = service.create(game, options, "online", player="Ann", **kwargs)
-    friend = service.claim(created["match"], invite=created["invite_secret"], player="Bob")
+    friend = service.claim_seat(created["match"], invite=created["invite_secret"], player="Bob")
     return created["match"], created["token"], friend["token"]
 
 
@@ -45,9 +45,9 @@ def test_only_the_invite_secret_takes_a_private_seat(service):
     created = service.create("trails", None, "online")
     match = created["match"]
     for forged in (None, "", "guess", created["token"], created["invite_secret"] + "x", 42, "é" * 10, "x" * 500):
-        assert unchanged(service, match, service.claim, match, invite=forged).error == "invite-required"
+        assert unchanged(service, match, service.claim_seat, match, invite=forged).error == "invite-required"
     assert service.state(match)["seats"][1]["taken"] is False
-    claimed = service.claim(match, invite=created["invite_secret"], player="Bob")
+    claimed = service.claim_seat(match, invite=created["invite_secret"], player="Bob")
     assert claimed["seat"] == 2 and service.state(match)["seats"][1]["name"] == "Bob"
 
 
@@ -59,8 +59,8 @@ def test_an_open_match_is_listed_and_its_seat_is_anyones(service):
     listed = service.recent()
     assert [m["id"] for m in listed] == [public["match"], created["match"]]
     assert [m["visibility"] for m in listed] == ["public", "open"]
-    assert service.claim(created["match"])["seat"] == 2  # an open seek: no secret needed
-    assert error_of(service.claim, public["match"]).error == "invite-required"  # listed to watch only
+    assert service.claim_seat(created["match"])["seat"] == 2  # an open seek: no secret needed
+    assert error_of(service.claim_seat, public["match"]).error == "invite-required"  # listed to watch only
 
 
 def test_the_list_counts_the_free_seats_anyone_may_take_now(service):
@@ -72,8 +72,8 @@ def test_the_list_counts_the_free_seats_anyone_may_take_now(service):
     free = {m["id"]: m["free_seats"] for m in service.recent()}
     # an open seek's free seat is offered; a public match's needs its invite; a cancelled match is not listed
     assert free == {waiting["match"]: 1, public["match"]: 0, gamma["match"]: 2}
-    service.claim(waiting["match"], player="Bob")
-    service.claim(gamma["match"], player="Cat")
+    service.claim_seat(waiting["match"], player="Bob")
+    service.claim_seat(gamma["match"], player="Cat")
     assert {m["id"]: m["free_seats"] for m in service.recent()}[gamma["match"]] == 1
     service.start(gamma["match"], gamma["token"])  # Gamma's creator started it: its last free seat is left out
     free = {m["id"]: m["free_seats"] for m in service.recent()}
@@ -120,7 +120,7 @@ def test_only_online_matches_can_be_listed(service):
 def test_by_name_play_needs_no_secret_but_a_stranger_on_its_address_does(service):
     first = service.join_by_name("Friday", "trails")
     assert first["invite_secret"]
-    assert error_of(service.claim, first["match"]).error == "invite-required"
+    assert error_of(service.claim_seat, first["match"]).error == "invite-required"
     second = service.join_by_name("friday", "trails")
     assert second["seat"] == 2 and service.state(first["match"])["started"]
 
@@ -134,7 +134,7 @@ def test_a_two_player_match_begins_when_the_last_seat_is_taken(service):
     assert unchanged(service, match, service.play, match, token, "end").error == "not-started"
     assert unchanged(service, match, service.resign, match, token).error == "not-started"  # nobody to resign to
     assert state["abortable"]
-    service.claim(match, invite=created["invite_secret"])
+    service.claim_seat(match, invite=created["invite_secret"])
     state = service.events[-1][2]
     assert service.events[-1][1] == "state" and state["started"] and state["turn"] == 1 and state["version"] == 0
 
@@ -145,7 +145,7 @@ def test_the_creator_may_cancel_a_waiting_match(service):
     assert unchanged(service, match, service.abort, match, "stranger").status == 401
     state = service.abort(match, created["token"])
     assert state["outcome"] == {"winners": [], "scores": [], "reason": "aborted", "aborted": 1}
-    assert error_of(service.claim, match, invite=created["invite_secret"]).error == "no-free-seat"
+    assert error_of(service.claim_seat, match, invite=created["invite_secret"]).error == "no-free-seat"
 
 
 # -- aborting -----------------------------------------------------------------------------------------------
@@ -247,25 +247,25 @@ def test_claiming_victory_after_the_timeout_and_only_then(service, clock):
     service.presence.enter("ann-socket", match, [1])
     service.presence.enter("bob-socket", match, [2])
     assert service.state(match)["away"] == []
-    assert unchanged(service, match, service.claim_timeout, match, ann).error == "player-present"
+    assert unchanged(service, match, service.claim_win, match, ann).error == "player-present"
     clock.now += 1
     service.presence.leave("bob-socket")  # Bob closes his tab
     assert service.state(match)["away"] == [{"seat": 2, "seconds": 0.0, "claimable_in": 60.0, "rule": "disconnect", "timeout": 60.0}]
     clock.now += 30
-    early = unchanged(service, match, service.claim_timeout, match, ann)
+    early = unchanged(service, match, service.claim_win, match, ann)
     assert early.error == "too-early" and "Red left 30 s ago" in early.reason and early.extra["claimable_in"] == 30
     assert service.timeouts.fire_due() == []
     clock.now += 30
     service.events.clear()
     assert service.timeouts.fire_due() == [match]  # the room hears it at once, from the server
     assert service.events[-1][2]["away"] == [{"seat": 2, "seconds": 60.0, "claimable_in": 0.0, "rule": "disconnect", "timeout": 60.0}]
-    assert unchanged(service, match, service.claim_timeout, match, ann, "draw").error == "not-allowed"  # no draws
-    assert unchanged(service, match, service.claim_timeout, match, ann, "surrender").error == "bad-request"
-    state = service.claim_timeout(match, ann)
+    assert unchanged(service, match, service.claim_win, match, ann, "draw").error == "not-allowed"  # no draws
+    assert unchanged(service, match, service.claim_win, match, ann, "surrender").error == "bad-request"
+    state = service.claim_win(match, ann)
     assert state["outcome"] == {"winners": [1], "scores": [], "reason": "abandoned", "abandoned": [2]}
     version = state["version"]
-    assert service.claim_timeout(match, ann)["version"] == version  # claiming twice: one result
-    assert error_of(service.claim_timeout, match, ann, "draw").error == "game-over"
+    assert service.claim_win(match, ann)["version"] == version  # claiming twice: one result
+    assert error_of(service.claim_win, match, ann, "draw").error == "game-over"
 
 
 def test_a_player_who_comes_back_cannot_be_claimed_against(service, clock):
@@ -277,10 +277,10 @@ def test_a_player_who_comes_back_cannot_be_claimed_against(service, clock):
     assert service.state(match)["away"][0]["claimable_in"] == 0
     service.presence.enter("bob-again", match, [2])  # "Red is back"
     assert service.state(match)["away"] == []
-    assert unchanged(service, match, service.claim_timeout, match, ann).error == "player-present"
+    assert unchanged(service, match, service.claim_win, match, ann).error == "player-present"
     service.presence.leave("bob-again")
     clock.now += 61
-    state = service.claim_timeout(match, ann, "draw")  # Lattice has draws
+    state = service.claim_win(match, ann, "draw")  # Lattice has draws
     assert state["outcome"]["winners"] == [] and state["outcome"]["reason"] == "abandoned"
 
 
@@ -290,10 +290,10 @@ def test_the_countdown_of_a_player_who_left_the_waiting_room_starts_when_the_gam
     service.presence.enter("ann", match, [1])
     service.presence.leave("ann")  # Ann waits a while, then closes the tab
     clock.now += 500
-    friend = service.claim(match, invite=created["invite_secret"])
+    friend = service.claim_seat(match, invite=created["invite_secret"])
     away = service.state(match)["away"]
     assert away == [{"seat": 1, "seconds": 0.0, "claimable_in": 60.0, "rule": "disconnect", "timeout": 60.0}]
-    assert error_of(service.claim_timeout, match, friend["token"]).error == "too-early"
+    assert error_of(service.claim_win, match, friend["token"]).error == "too-early"
 
 
 def test_a_computer_seat_is_never_away(service, clock):

@@ -27,7 +27,7 @@ def service(make_service):
 
 def join(service, created, **kwargs) -> dict:
     """A friend takes a free seat through the invite link (its secret)."""
-    return service.claim(created["match"], invite=created["invite_secret"], **kwargs)
+    return service.claim_seat(created["match"], invite=created["invite_secret"], **kwargs)
 
 
 def error_of(call, *args, **kwargs) -> ServiceError:
@@ -258,7 +258,7 @@ def test_resign_and_rematch_by_consent(service):
     assert service.rematch(match, other["token"])["seats"] == [1]  # asking again only says where it is
     fresh = service.state(new)
     assert [s["taken"] for s in fresh["seats"]] == [True, True]  # no free seat for a stranger to take
-    assert error_of(service.claim, new).error == "no-free-seat"
+    assert error_of(service.claim_seat, new).error == "no-free-seat"
     assert fresh["visibility"] == "private" and fresh["started"]
     assert error_of(service.play, new, created["token"], "right").error == "not-your-turn"
     assert service.play(new, other["token"], "right")["version"] == 1  # the old seat 2 moves first now
@@ -377,7 +377,7 @@ def test_an_online_gamma_match_waits_for_its_creator_and_leaves_out_free_seats(s
     assert state["started"] is False and state["turn"] is None and state["players"] == 4
     assert error_of(service.play, match, created["token"], "0,0").error == "not-started"
     assert error_of(service.start, match, created["token"]).error == "not-enough-players"  # alone: not yet
-    assert error_of(service.claim, match).error == "invite-required"
+    assert error_of(service.claim_seat, match).error == "invite-required"
     second = join(service, created)
     third = join(service, created, player="Cy")
     assert (second["seat"], third["seat"]) == (2, 3)

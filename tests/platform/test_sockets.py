@@ -132,7 +132,7 @@ def test_a_player_who_leaves_is_announced_and_claimable_after_the_timeout(tmp_pa
             return any(entry["claimable_in"] == 0 for payload in heard for entry in payload.get("away", []))
         wait_until(claimable, timeout=5, what="the room to hear that Red may be claimed against")
         assert heard[0]["away"][0]["seat"] == 2  # "Red left the game", at once
-        state = app.extensions["quadrille"].claim_timeout(created["match"], created["token"])
+        state = app.extensions["quadrille"].claim_win(created["match"], created["token"])
         assert state["outcome"]["winners"] == [1] and state["outcome"]["reason"] == "abandoned"
     finally:
         app.extensions["quadrille.storage"].close()

@@ -31,7 +31,7 @@ def test_a_correspondence_game_keeps_one_flag_in_the_heap(tmp_path):
     service = MatchService(storage, clocks=clocks)
     created = service.create("gamma", {"width": 16, "height": 16, "players": 2, "areas": 100}, "online",
                              clock={"kind": "correspondence", "days": 3})
-    friend = service.claim(created["match"], invite=created["invite_secret"])
+    friend = service.claim_seat(created["match"], invite=created["invite_secret"])
     service.start(created["match"], created["token"])
     tokens = {1: created["token"], 2: friend["token"]}
     played = 0

@@ -99,7 +99,7 @@ def test_votes_to_hand_over_a_seat_expire(tmp_path):
                            vote_ttl=60, clock=clock)
     created = service.create("gamma", {"players": 3}, "online")
     match = created["match"]
-    second, third = (service.claim(match, invite=created["invite_secret"]) for _ in range(2))
+    second, third = (service.claim_seat(match, invite=created["invite_secret"]) for _ in range(2))
     service.start(match, created["token"])
     clock.now += 10  # every player's presence has lapsed (nobody is connected here)
     waiting = service.hand_to_computer(match, created["token"], 3)
