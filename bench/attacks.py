@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import attacks_accounts, attacks_cluster, attacks_connections, attacks_watchers, attacks_work  # noqa: E402
 from bench.costly import cpu_seconds  # noqa: E402
-from tests.conftest import ServerProcess, service_directory  # noqa: E402
+from tests.support.servers import ServerProcess, service_directory  # noqa: E402
 from tests.security.clients import VICTIM, RawSocket, Victim  # noqa: E402
 from tests.security.conftest import run_attack  # noqa: E402
 

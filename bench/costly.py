@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.conftest import ServerProcess  # noqa: E402
+from tests.support.servers import ServerProcess  # noqa: E402
 from tests.security.clients import SETUP, Victim, request  # noqa: E402
 from tests.security.conftest import run_attack  # noqa: E402
 from tests.security.long_records import gamma_record, towers_record  # noqa: E402

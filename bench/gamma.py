@@ -35,7 +35,7 @@ sys.path.insert(0, ROOT)
 
 from games.gamma import GAME  # noqa: E402
 from games.gamma.engine import Gamma  # noqa: E402
-from tests.gamma_suites import snake  # noqa: E402
+from tests.support.gamma_suites import snake  # noqa: E402
 
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 SUITE = os.path.join(SHARED, "gamma_tests", "jmolinski-ipp-2020-testy")
@@ -243,7 +243,7 @@ def bench_snake(repeat: int) -> None:
 
 
 def bench_suites() -> None:
-    from tests import gamma_suites as suites
+    from tests.support import gamma_suites as suites
     from games.gamma.batch import run
     batch = os.path.join(SUITE, "batch")
     if not os.path.isdir(batch):

@@ -34,8 +34,8 @@ import requests
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.conftest import ServerProcess  # noqa: E402
+from scripts.services.chromium import launch  # noqa: E402
+from tests.support.servers import ServerProcess  # noqa: E402
 
 QUIET = 0.5  # seconds without a request in flight before a visit counts as finished
 
@@ -167,8 +167,7 @@ def measure(url: str, only: list[str] | None = None, network: tuple[float, float
     from playwright.sync_api import sync_playwright
     results = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS) if Path(CHROMIUM).exists() \
-            else p.chromium.launch(args=CHROMIUM_ARGS)
+        browser = launch(p)
         for name, path, ready in pages(url):
             if only and not any(word in name for word in only):
                 continue

@@ -16,8 +16,8 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
-from tests.conftest import ServerProcess  # noqa: E402
+from scripts.services.app import App  # noqa: E402
+from scripts.services.chromium import launch  # noqa: E402
 
 
 def play_a_little(server, game: str, moves: int, seed: int) -> None:
@@ -42,7 +42,7 @@ def play_a_little(server, game: str, moves: int, seed: int) -> None:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "shot.db").start()
+        server = App(Path(tmp), 1, str(Path(tmp) / "shot.db"), None).start()
         try:
             for k, game in enumerate(("towers", "trails", "gamma")):
                 play_a_little(server, game, 12 + 5 * k, k)
@@ -50,7 +50,7 @@ def main() -> None:
             requests.post(f"{server.url}/api/matches", json={"game": "lattice", "mode": "online", "player": "Cleo",
                                                              "visibility": "open"})
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = launch(p)
                 page = browser.new_page(viewport={"width": 1100, "height": 800}, color_scheme="light")
                 page.goto(server.url + "/")
                 page.wait_for_selector("#recent-list li a")

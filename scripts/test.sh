@@ -19,4 +19,23 @@ fi
 source scripts/services.sh
 install_services
 
-exec python3 -m pytest -q -p no:cacheprovider "$@"
+if [ $# -gt 0 ]; then
+  exec python3 -m pytest -q -p no:cacheprovider "$@"
+fi
+
+# The tiers (docs/architecture.md, "Tests"): the engine's and the platform's tests on both cores (pytest-xdist;
+# the platform's by module, as its modules share module-scoped servers); the real servers', the attacks', the
+# browser's and the cluster's tests one at a time, as their timings (round trips under attack, idle timeouts,
+# a browser's patience) assume the machine is theirs. Every tier runs; the command fails if one failed.
+failed=0
+tier() {
+  local name=$1; shift
+  local started=$SECONDS
+  echo "== $name: pytest $*"
+  python3 -m pytest -q -p no:cacheprovider "$@" || failed=1
+  echo "== $name: $((SECONDS - started)) s"
+}
+tier engine -n 2 tests/games tests/ai
+tier platform -n 2 --dist loadfile tests/platform
+tier "servers, attacks, browser and cluster" tests --ignore=tests/games --ignore=tests/ai --ignore=tests/platform
+exit $failed

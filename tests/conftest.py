@@ -1,29 +1,24 @@
-"""Shared test fixtures. The specifications and reference data live in ../shared
-(beside the repository), and are read from there, never copied in."""
+"""Fixtures shared by every tier of tests. The harness they use lives in tests/support/ (see its __init__):
+a real server process, databases copied from a migrated template, wait_until. The specifications and
+reference data live in ../shared (beside the repository), and are read from there, never copied in."""
 from __future__ import annotations
 
-import json
-import time
+import shutil
+import uuid
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+from scripts.services.postgres import Postgres
+from scripts.services.redis import Redis
+from tests.support.databases import PostgresTemplate, SqliteTemplate, drop_database
+from tests.support.paths import SHARED
+from tests.support.servers import ASYNC_MODES, ServerProcess, service_directory
 
-
-def read_jsonl(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def wait_until(predicate, timeout: float = 30.0, what: str = "the condition") -> None:
-    """Poll `predicate` until it is true; fail the test after `timeout` seconds."""
-    deadline = time.time() + timeout
-    while not predicate():
-        if time.time() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)
+# Older imports of these from here (new code imports tests.support.*): kept until every branch has moved.
+from tests.support.databases import stored_matches  # noqa: F401,E402
+from tests.support.paths import ROOT, read_jsonl  # noqa: F401,E402
+from tests.support.waiting import wait_until  # noqa: F401,E402
 
 
 @pytest.fixture(scope="session")
@@ -33,27 +28,6 @@ def shared() -> Path:
 
 
 # -- a real server process ----------------------------------------------------------
-from scripts.services.app import App
-
-ASYNC_MODES = ("gevent", "eventlet")
-
-
-class ServerProcess(App):
-    """`python app.py` on a free local port with its own database file, and a message queue only when given:
-    the cluster's app process (scripts/services/app.py), alone. Its output goes to `log_path`, beside the database."""
-
-    def __init__(self, db: Path, async_mode: str = "gevent", port: int | bool | None = None,
-                 settings: dict | None = None, queue: str | None = None, unix_socket: Path | None = None):
-        """`settings`: quadrille/settings.py names to values, passed as QUADRILLE_<NAME> (JSON). `unix_socket`:
-        listen there (`app.py --unix-socket`; a proxy's way in), and on a TCP port as well only if `port`."""
-        super().__init__(db.parent, 1, str(db), queue, port=port, async_mode=async_mode, settings=settings,
-                         unix_socket=unix_socket)
-        if unix_socket is not None:  # app.py asks for it: a Unix socket has no address to make links from
-            self.public_url = f"http://127.0.0.1:{self.port}" if self.port else "http://quadrille.test"
-        self.db = db
-        self.log_path = db.with_suffix(f".{self.port or 'unix'}.log")
-
-
 @pytest.fixture(params=ASYNC_MODES)
 def server(request, tmp_path):
     """A real server process, once under each async mode."""
@@ -62,34 +36,11 @@ def server(request, tmp_path):
     proc.stop()
 
 
-def stored_matches(storage) -> int:
-    """How many matches a Storage holds, listed or not (the public list shows only listed ones): for tests
-    that check that a refused request created nothing."""
-    from sqlalchemy import func, select
-
-    from quadrille.infra.schema import matches_table
-    with storage.engine.connect() as conn:
-        return conn.execute(select(func.count()).select_from(matches_table)).scalar_one()
-
-
 # -- real PostgreSQL and Redis servers, started by the tests in temporary directories --------------------
 # As scripts/cluster.py starts them: passwords on every connection (the URLs below carry them), the databases
-# owned by an ordinary role, each server as its own system user when the tests run as root.
-import shutil
-import tempfile
-import uuid
-
-from scripts.services.postgres import Postgres
-from scripts.services.redis import Redis
-
+# owned by an ordinary role, each server as its own system user when the tests run as root. Under
+# pytest-xdist each worker starts its own (free ports, directories of their own).
 DATABASES = ("sqlite", "postgresql")
-
-
-def service_directory(prefix: str) -> Path:
-    """A temporary directory the `postgres` system user can reach (pytest's own are private to root)."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
-    path.chmod(0o755)
-    return path
 
 
 @pytest.fixture(scope="session")
@@ -128,10 +79,39 @@ def redis_url(redis_server):
     return url
 
 
+# -- databases: copies of a template migrated once a session (tests/support/databases.py) ----------------
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory) -> SqliteTemplate:
+    return SqliteTemplate(tmp_path_factory.mktemp("template"))
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server) -> PostgresTemplate:
+    return PostgresTemplate(postgres_server)
+
+
+@pytest.fixture
+def sqlite_database(sqlite_template, tmp_path) -> str:
+    """A SQLite database file of the test's own, at the newest schema."""
+    return sqlite_template.copy(tmp_path / "quadrille.db")
+
+
 @pytest.fixture(params=DATABASES)
 def database(request, tmp_path):
-    """A new, empty database for one test: a SQLite file's path, or a PostgreSQL database's URL. Tests that
-    touch storage run on both."""
+    """A database of the test's own at the newest schema: a SQLite file's path, or a PostgreSQL database's
+    URL. Tests that touch storage run on both."""
+    if request.param == "sqlite":
+        yield request.getfixturevalue("sqlite_database")
+        return
+    template = request.getfixturevalue("postgres_template")
+    name, url = template.copy()
+    yield url
+    drop_database(template.server, name)
+
+
+@pytest.fixture(params=DATABASES)
+def empty_database(request, tmp_path):
+    """A new, empty database (no schema at all): for the tests of the migrations themselves."""
     if request.param == "sqlite":
         yield str(tmp_path / "quadrille.db")
         return
@@ -139,11 +119,3 @@ def database(request, tmp_path):
     name = f"t_{uuid.uuid4().hex[:12]}"
     yield server.create_database(name)
     drop_database(server, name)
-
-
-def drop_database(server, name: str) -> None:
-    """Drop a test's database (as the server's superuser: the app's role may not)."""
-    try:
-        server.drop_database(name)
-    except Exception:
-        pass

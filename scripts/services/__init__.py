@@ -6,6 +6,7 @@
     redis.py     Redis: its one ACL user and its configuration
     nginx.py     nginx in front: deploy/nginx.conf written for this machine, checked, started
     app.py       one app process (`python app.py`) on a given database and message queue
+    chromium.py  Debian's Chromium, launched through Playwright (the browser tests, bench/pages.py, screenshots)
 """
 from pathlib import Path
 

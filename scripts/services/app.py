@@ -1,5 +1,5 @@
 """One app process, `python app.py`, on a given database and message queue: the cluster starts N of them and
-tests/conftest.py's ServerProcess one."""
+tests/support/servers.py's ServerProcess one."""
 from __future__ import annotations
 
 import json

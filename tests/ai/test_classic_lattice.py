@@ -15,7 +15,7 @@ import pytest
 import ai
 import games
 from games.lattice.classic_computer import candidates, return_pool
-from tests.conftest import SHARED, read_jsonl
+from tests.support.paths import SHARED, read_jsonl
 
 SEAT = {"B": 1, "T": 2}
 LEVEL_OF_SMART = {16: 2, 32: 3}

@@ -8,7 +8,7 @@ Reusable for any page: pass `context` (a CSS selector, or axe's {include, exclud
 """
 from __future__ import annotations
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 AXE = ROOT / "static" / "vendor" / "axe-core" / "axe.min.js"
 FAILING = ("serious", "critical")

@@ -4,19 +4,16 @@ Screenshots go to test-output/ at the repository root, so a failure can be looke
 """
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.conftest import ROOT, ServerProcess
+from scripts.services.chromium import CHROMIUM, CHROMIUM_ARGS, launch  # noqa: F401  (CHROMIUM*: for modules)
+from tests.support.paths import ROOT
+from tests.support.servers import ServerProcess
 
-CHROMIUM = "/usr/bin/chromium"
-# Without the networking flags Chromium floods a closed network with refused connections.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUTPUT = ROOT / "test-output"
 
 
@@ -24,10 +21,7 @@ OUTPUT = ROOT / "test-output"
 def browser():
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        if os.path.exists(CHROMIUM):
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        else:  # a machine without Debian's package: Playwright's own build (installed by the test command)
-            browser = p.chromium.launch(args=CHROMIUM_ARGS)
+        browser = launch(p)  # Playwright's own build on a machine without Debian's (the test command installs it)
         yield browser
         browser.close()
 

@@ -10,7 +10,8 @@ import requests
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import confirm, wait_seats
-from tests.conftest import ServerProcess, wait_until
+from tests.support.servers import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ import requests
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, join_by_invite, match_id, result_title, wait_seats
-from tests.conftest import ServerProcess
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.browser
 

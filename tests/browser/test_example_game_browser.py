@@ -9,7 +9,7 @@ import time
 import pytest
 
 from tests.browser.conftest import api_state, lobby_start, match_id, result_title, wait_seats, wait_version
-from tests.conftest import ServerProcess
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.browser
 

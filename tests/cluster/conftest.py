@@ -13,7 +13,8 @@ import pytest
 import shutil
 
 from scripts.cluster import Cluster
-from tests.conftest import drop_database, service_directory
+from tests.support.databases import drop_database
+from tests.support.servers import service_directory
 
 # Quicker than the defaults, so that a death is noticed within seconds of the test's time.
 SETTINGS = {"PRESENCE_TTL": 3.0, "LEASE_TTL": 3.0, "TAKEOVER_INTERVAL": 1.0, "PRESENCE_INTERVAL": 0.05,

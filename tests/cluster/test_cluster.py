@@ -18,7 +18,7 @@ import socketio
 from bench.load import http_from
 from tests.cluster.conftest import in_another_process
 from tests.cluster.players import play
-from tests.conftest import wait_until
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.cluster
 

@@ -31,7 +31,8 @@ from scripts.services.postgres import Postgres, postgres_bindir
 from scripts.services.process import descendants
 from scripts.services.users import popen_as, private_directory
 from tests.cluster.conftest import SETTINGS
-from tests.conftest import service_directory, wait_until
+from tests.support.servers import service_directory
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.cluster
 

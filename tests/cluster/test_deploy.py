@@ -22,7 +22,8 @@ from scripts.services import ROOT
 from scripts.services.nginx import Nginx
 from scripts.services.process import free_port, request_over_unix
 from scripts.services.users import popen_as, system_user
-from tests.conftest import service_directory, wait_until
+from tests.support.servers import service_directory
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.cluster
 

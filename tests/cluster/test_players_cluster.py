@@ -7,7 +7,7 @@ import pytest
 import requests
 import socketio
 
-from tests.conftest import wait_until
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.cluster
 

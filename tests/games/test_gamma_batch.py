@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
-from tests import gamma_suites as suites
+from tests.support.paths import ROOT, SHARED
+from tests.support import gamma_suites as suites
 from games.gamma.batch import parse_line, run
 
 SUITE = SHARED / "gamma_tests" / "jmolinski-ipp-2020-testy"

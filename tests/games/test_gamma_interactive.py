@@ -20,8 +20,8 @@ import time
 
 import pytest
 
-from tests.conftest import ROOT, SHARED
-from tests import gamma_suites as suites
+from tests.support.paths import ROOT, SHARED
+from tests.support import gamma_suites as suites
 from games.gamma.batch import run
 from games.gamma.engine import Gamma
 from games.gamma.interactive import (DOWN, END, GOLDEN, LEFT, MOVE, RIGHT, SKIP, UP, KeyDecoder, Screen,

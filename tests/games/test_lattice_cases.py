@@ -12,7 +12,7 @@ from functools import lru_cache
 import pytest
 
 import games
-from tests.conftest import SHARED
+from tests.support.paths import SHARED
 
 SEAT = {"B": 1, "T": 2}
 
@@ -138,7 +138,7 @@ def _replay_until(rec, n, **options):
 
 
 def test_case_15_game_101_the_eliminated_side_only_passes():
-    from tests.conftest import read_jsonl
+    from tests.support.paths import read_jsonl
     rec = next(g for g in read_jsonl(SHARED / "reference" / "lattice.jsonl") if g["game"] == 101)
     assert rec["turns"][31]["chosen"] == "Fb3:Fd1"
     board = _replay_until(rec, 32)

@@ -9,7 +9,7 @@ from functools import lru_cache
 import pytest
 
 import games
-from tests.conftest import SHARED, read_jsonl
+from tests.support.paths import SHARED, read_jsonl
 
 SEAT = {"B": 1, "T": 2}
 

@@ -11,8 +11,8 @@ import pytest
 import ai
 import games
 from games.base import DEFAULT_MOVE_LIMIT, Board, Game, Option
-from tests import gamma_suites as suites
-from tests.conftest import SHARED, read_jsonl
+from tests.support import gamma_suites as suites
+from tests.support.paths import SHARED, read_jsonl
 
 SEAT = {"B": 1, "T": 2}
 
@@ -143,7 +143,7 @@ def test_gamma_interactive_suite():
 
 
 def replay_gamma(commands):
-    """The turn-based board at the end of an interactive script (as tests/gamma_suites.replay)."""
+    """The turn-based board at the end of an interactive script (as tests/support/gamma_suites.replay)."""
     board = None
     x = y = 0
     for name, *args in commands:

@@ -20,7 +20,7 @@ import games
 from games import savefiles
 from games.lattice import ltc
 from games.towers import twr
-from tests.conftest import SHARED, read_jsonl
+from tests.support.paths import SHARED, read_jsonl
 from tests.games.test_lattice_ltc import MIDGAME_222, START_222
 
 TOWERS_GAMES = read_jsonl(SHARED / "reference" / "towers.jsonl")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 import games
-from tests.conftest import SHARED
+from tests.support.paths import SHARED
 
 
 @pytest.mark.parametrize("name, options, expected", [

@@ -11,7 +11,7 @@ import re
 import pytest
 
 import games
-from tests.conftest import SHARED
+from tests.support.paths import SHARED
 from games.base import IllegalMove
 from games.towers import twr
 from games.towers.core import GAME_OVER, IMPORT_POINTS, NO_MASTER_WIN, TOO_MANY_PAWNS, TowersBoard

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import games
-from tests.conftest import SHARED, read_jsonl
+from tests.support.paths import SHARED, read_jsonl
 from games.base import IllegalMove
 from games.towers import twr
 from games.towers.core import NO_MASTER_WIN

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games
-from tests.conftest import SHARED, read_jsonl
+from tests.support.paths import SHARED, read_jsonl
 from games import IllegalMove
 from games.trails import DIRECTIONS, TrailsBoard
 

@@ -14,11 +14,7 @@ from quadrille.web.sessions import SESSION_COOKIE
 PASSWORD = "correct horse"
 
 
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database, "ACCOUNT_RATE": "1000 per minute"})
-    yield app
-    app.extensions["quadrille.storage"].close()
+pytestmark = pytest.mark.app_settings(ACCOUNT_RATE="1000 per minute")  # the app of tests/platform/conftest.py
 
 
 def rows(app, table, **where) -> int:

@@ -14,21 +14,14 @@ from quadrille import create_app
 from quadrille.web import assets as assets_module
 from quadrille.web.assets import IMMUTABLE, Assets, hashed_name
 from quadrille.web.security import CSP
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 BROWSER = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends
 
 
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"DATABASE": str(tmp_path / "assets.db")})
-    yield app
-    app.extensions["quadrille.storage"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+def database(sqlite_database):
+    return sqlite_database  # the pages and files served do not depend on the database: SQLite alone
 
 
 def static_refs(html: str) -> list[str]:

@@ -15,9 +15,7 @@ from quadrille.errors import ServiceError
 from quadrille.infra.leases import MemoryLeases, RedisLeases
 from quadrille.infra.limits import Budgets
 from quadrille.infra.redis_presence import RedisPresence
-from quadrille.matches.store import Storage
 from quadrille.infra.timers import MemoryTimers, RedisTimers
-from quadrille.matches import MatchService
 
 
 @pytest.fixture
@@ -256,11 +254,8 @@ def test_an_addresss_events_reach_redis_a_batch_at_a_time_and_overshoot_by_a_bat
 
 # -- match services on one database ---------------------------------------------------------------------
 @pytest.fixture
-def services(database):
-    a, b = MatchService(Storage.open(database), checked=True), MatchService(Storage.open(database), checked=True)
-    yield a, b
-    a.storage.close()
-    b.storage.close()
+def services(make_service):
+    return make_service(checked=True), make_service(checked=True)
 
 
 def test_no_process_serves_a_state_older_than_a_move_another_acknowledged(services):

@@ -6,52 +6,13 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from quadrille import create_app
 from quadrille.infra.schema import challenges_table, rated_matches_table, ratings_table
 from quadrille.ratings.glicko2 import Rating, rate
-from tests.conftest import stored_matches
+from tests.support.databases import stored_matches
+from tests.support.players import Player, play_to_the_end
 
 
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database, "ACCOUNT_RATE": "1000 per minute"})
-    yield app
-    app.extensions["quadrille.storage"].close()
-
-
-class Player:
-    """A logged-in browser: its client, its CSRF token and its seat key."""
-
-    def __init__(self, app, name):
-        self.client = app.test_client()
-        answer = self.client.post("/api/account", json={"name": name, "password": "correct horse"})
-        assert answer.status_code == 201, answer.json
-        self.name, self.csrf, self.key = name, answer.json["csrf"], answer.json["seat_key"]
-
-    def post(self, path, body=None):
-        return self.client.post(path, json=body if body is not None else {}, headers={"X-CSRFToken": self.csrf})
-
-    def get(self, path):
-        return self.client.get(path)
-
-    def challenge(self, to, game="trails", **body):
-        answer = self.post("/api/challenges", {"to": to, "game": game, **body})
-        assert answer.status_code == 201, answer.json
-        return answer.json
-
-    def move(self, match, move):
-        return self.client.post(f"/api/matches/{match}/moves", json={"move": move},
-                                headers={"Authorization": f"Bearer {self.key}"})
-
-
-@pytest.fixture
-def ann(app):
-    return Player(app, "ann")
-
-
-@pytest.fixture
-def bob(app):
-    return Player(app, "bob")
+pytestmark = pytest.mark.app_settings(ACCOUNT_RATE="1000 per minute")  # the app of tests/platform/conftest.py
 
 
 def challenges_in(app) -> int:
@@ -167,18 +128,6 @@ def test_a_gamma_challenge_of_several_starts_when_all_accept_or_when_its_creator
     assert state["started"] and state["options"]["players"] == 2 and [s["name"] for s in state["seats"]] == ["ann", "bob"]
     late = cat.post(f"/api/challenges/{other}/accept")
     assert late.status_code == 409 and late.json["error"] == "challenge-closed"
-
-
-def play_to_the_end(match, players: dict, app):
-    """Play the first legal move for whoever is to move until the game ends."""
-    client = app.test_client()
-    for _ in range(500):
-        state = client.get(f"/api/matches/{match}").json
-        if state["outcome"] is not None:
-            return state
-        answer = players[state["turn"]].move(match, state["legal"][0])
-        assert answer.status_code == 200, answer.json
-    raise AssertionError("the game did not end")
 
 
 def test_a_rated_game_updates_both_ratings_once_and_the_profile_shows_it_provisional_and_unranked(app, ann, bob):

@@ -25,10 +25,13 @@ def fingerprint(match) -> dict:
 
 
 @pytest.fixture
-def service(tmp_path):
-    storage = Storage.sqlite(str(tmp_path / "c.db"))
-    yield MatchService(storage)
-    storage.close()
+def database(sqlite_database):
+    return sqlite_database
+
+
+@pytest.fixture
+def service(make_service):
+    return make_service()
 
 
 def online(service, game="trails", options=None, clock=None):

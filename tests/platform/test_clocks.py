@@ -14,25 +14,9 @@ from quadrille.infra.presence import Presence
 from quadrille.matches.store import Storage
 from quadrille.infra.timers import MemoryTimers, RedisTimers
 from quadrille.matches import MatchService
-from tests.conftest import stored_matches
+from tests.support.databases import stored_matches
 
 DAY = 86400.0
-
-
-class Clock:
-    def __init__(self, now: float = 1_800_000_000.0):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@pytest.fixture
-def clock():
-    return Clock()
 
 
 def make_service(storage, clock, timers=None, checked=False, events=None):

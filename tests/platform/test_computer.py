@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
 
 import pytest
@@ -12,22 +11,9 @@ from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
 from quadrille.matches import MatchService
 from quadrille.matches.store import Storage
-from tests.conftest import stored_matches, wait_until
-
-
-def start_task(target, *args):
-    thread = threading.Thread(target=target, args=args, daemon=True)
-    thread.start()
-    return thread
-
-
-@pytest.fixture
-def service(database):
-    svc = MatchService(Storage.open(database))
-    svc.computer = ComputerPlayers(svc, start_task, time.sleep, size=1, demo_delay=0.01)
-    yield svc
-    svc.computer.close()
-    svc.storage.close()
+from tests.support.databases import stored_matches
+from tests.support.tasks import start_task
+from tests.support.waiting import wait_until
 
 
 def test_the_computer_answers_each_human_move_until_the_end(service):

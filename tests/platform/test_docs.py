@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 PAGES = {
     "games/base.html": "The engine contract",

@@ -4,29 +4,11 @@ Towers draws when a person only passes against the original's AI-1 (games/towers
 `resignable` (quadrille/matches/resigning.py) offers *Resign* in every game against the computer."""
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
-from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
-from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
-from tests.conftest import wait_until
-
-
-def start_task(target, *args):
-    threading.Thread(target=target, args=args, daemon=True).start()
-
-
-@pytest.fixture
-def service(database):
-    svc = MatchService(Storage.open(database))
-    svc.computer = ComputerPlayers(svc, start_task, time.sleep, size=1, demo_delay=0.01)
-    yield svc
-    svc.computer.close()
-    svc.storage.close()
+from tests.support.waiting import wait_until
 
 
 def my_turn(service, match, seat=1) -> dict:

@@ -13,7 +13,8 @@ from quadrille.infra.schema import accounts_table
 from quadrille.infra.engine import make_engine, database_url
 
 
-def test_0010_gives_existing_accounts_their_look_alike_keys(database):
+def test_0010_gives_existing_accounts_their_look_alike_keys(empty_database):
+    database = empty_database
     engine = make_engine(database_url(database))
     assert migrate.upgrade(engine, "0007")[-1] == "0007"
     with engine.begin() as conn:

@@ -14,7 +14,7 @@ import pytest
 import ai
 import games
 from quadrille import catalog, create_app, pictures, tutorials
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 EXAMPLE = "tests.example_game"
 

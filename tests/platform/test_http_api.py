@@ -7,19 +7,7 @@ import os
 import pytest
 
 from quadrille import create_app
-from tests.conftest import stored_matches
-
-
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database})
-    yield app
-    app.extensions["quadrille.storage"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+from tests.support.databases import stored_matches
 
 
 def auth(token):
@@ -239,7 +227,8 @@ def test_health_says_which_process_database_and_queue(client, database):
 def test_health_is_503_when_the_queue_or_the_database_does_not_answer(postgres_server, tmp_path):
     """A Redis server and a PostgreSQL database of the test's own, taken away under a running app."""
     from scripts.services.redis import Redis
-    from tests.conftest import drop_database, service_directory
+    from tests.support.databases import drop_database
+    from tests.support.servers import service_directory
     redis_server = Redis(service_directory("quadrille-health-")).start()
     name = "t_health"
     app = create_app({"DATABASE": postgres_server.create_database(name), "MESSAGE_QUEUE": redis_server.url()})

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 PACKAGES = ("quadrille", "games", "ai")   # the first-party code: the server, the engines, the computer
 # Circles that still stand, each with the change that removes it. A circle of the server (quadrille/) that is

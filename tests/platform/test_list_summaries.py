@@ -10,7 +10,6 @@ import json
 import pytest
 from sqlalchemy import update
 
-from quadrille import create_app
 from quadrille.option_words import describe
 from quadrille.infra.schema import matches_table
 
@@ -49,12 +48,7 @@ def entry_from_state(state: dict, mine: list[int], updated: float) -> dict:
     }
 
 
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database, "RATELIMIT_ENABLED": False, "DISCONNECT_TIMEOUT": 0.0,
-                      "PRESENCE_GRACE": 0.0})
-    yield app
-    app.extensions["quadrille.storage"].close()
+pytestmark = pytest.mark.app_settings(RATELIMIT_ENABLED=False, DISCONNECT_TIMEOUT=0.0, PRESENCE_GRACE=0.0)
 
 
 def bearer(token):

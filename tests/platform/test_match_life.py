@@ -6,32 +6,15 @@ import pytest
 
 from quadrille.errors import ServiceError
 from quadrille.infra.presence import Presence
-from quadrille.matches.store import Storage
-from quadrille.matches import MatchService
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
-def clock():
-    return Clock()
-
-
-@pytest.fixture
-def service(database, clock):
+def service(make_service, clock):
     events = []
-    svc = MatchService(Storage.open(database),
-                       lambda match, event, payload: events.append((match, event, payload)),
+    svc = make_service(lambda match, event, payload: events.append((match, event, payload)),
                        presence=Presence(grace=5, clock=clock), clock=clock, disconnect_timeout=60)
     svc.events = events
-    yield svc
-    svc.storage.close()
+    return svc
 
 
 def error_of(call, *args, **kwargs) -> ServiceError:

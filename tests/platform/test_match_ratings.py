@@ -8,30 +8,15 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select, text
 
-from quadrille import create_app
 from quadrille.infra import migrate
 from quadrille.infra.schema import rating_history_table
 from quadrille.infra.engine import database_url, make_engine
 from quadrille.ratings.glicko2 import Rating, rate
 
-from tests.platform.test_challenges import Player, play_to_the_end
+from tests.support.players import play_to_the_end
 
 
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database, "ACCOUNT_RATE": "1000 per minute", "PRESENCE_INTERVAL": 0.01})
-    yield app
-    app.extensions["quadrille.storage"].close()
-
-
-@pytest.fixture
-def ann(app):
-    return Player(app, "ann")
-
-
-@pytest.fixture
-def bob(app):
-    return Player(app, "bob")
+pytestmark = pytest.mark.app_settings(ACCOUNT_RATE="1000 per minute", PRESENCE_INTERVAL=0.01)
 
 
 def rated_match(ann, bob, rated=True) -> str:
@@ -113,8 +98,9 @@ def test_a_move_of_a_rated_match_reads_no_rating(app, ann, bob, monkeypatch):
     assert final["ratings"] and "apply" in reads  # its end is read, and rated
 
 
-def test_0011_gives_earlier_rated_games_the_rating_they_started_from(database):
+def test_0011_gives_earlier_rated_games_the_rating_they_started_from(empty_database):
     """Rows rated before 0011 get the rating of the account's previous row in that game (1500/350 first)."""
+    database = empty_database
     engine = make_engine(database_url(database))
     assert migrate.upgrade(engine, "0010")[-1] == "0010"
     rows = [(1, "trails", "m1", 10.0, 1662.0, 290.0), (1, "trails", "m2", 20.0, 1700.0, 250.0),

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from quadrille.errors import ServiceError
-from tests.conftest import stored_matches
+from tests.support.databases import stored_matches
 from quadrille.matches import MatchService
 from quadrille.matches.store import Storage
 
@@ -18,12 +18,11 @@ def db(database):
 
 
 @pytest.fixture
-def service(db):
+def service(make_service):
     events = []
-    svc = MatchService(Storage.open(db), lambda match, event, payload: events.append((match, event, payload)))
+    svc = make_service(lambda match, event, payload: events.append((match, event, payload)))
     svc.events = events
-    yield svc
-    svc.storage.close()
+    return svc
 
 
 def join(service, created, **kwargs) -> dict:
@@ -343,7 +342,7 @@ def test_two_servers_on_one_database_cannot_both_write_the_same_version(db):
 
 def lattice_moves_through_a_return():
     """The moves of a recorded Lattice game up to and including its first promotion's return."""
-    from tests.conftest import SHARED, read_jsonl
+    from tests.support.paths import SHARED, read_jsonl
     for game in read_jsonl(SHARED / "reference" / "lattice.jsonl"):
         if game["first"] != "B":
             continue

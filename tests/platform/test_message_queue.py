@@ -11,6 +11,7 @@ import uuid
 import socketio
 
 from quadrille.infra.message_queue import RoomAwareRedisManager
+from tests.support.waiting import wait_until
 
 
 def manager(redis_url: str, channel: str) -> RoomAwareRedisManager:
@@ -49,10 +50,7 @@ def test_a_process_decodes_only_the_messages_it_has_something_to_do_with(redis_u
     listening = threading.Thread(target=listen, daemon=True)
     listening.start()
     there._redis_connect()
-    deadline = time.monotonic() + 10
-    while there.redis.pubsub_numsub(channel)[0][1] < 1:  # here has subscribed
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    wait_until(lambda: there.redis.pubsub_numsub(channel)[0][1] >= 1, 10, "here to subscribe")
 
     there.emit("state", {"version": 1}, room="match:unwatched")  # nobody here watches it: not even decoded
     here.emit("state", {"version": 2}, room="match:watched")  # here's own: handled when sent
@@ -92,10 +90,7 @@ def test_a_match_broadcast_is_published_only_when_another_process_has_a_socket_i
     client.hset(prefix + "match:alone", "there", "{}")
     client.hset(prefix + "match:shared", mapping={"there": "{}", "here": "{}"})
     try:
-        deadline = time.monotonic() + 10
-        while client.pubsub_numsub(channel)[0][1] < 1:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_until(lambda: client.pubsub_numsub(channel)[0][1] >= 1, 10, "the subscription")
         there.emit("state", {"version": 1}, room="match:alone")
         there.emit("state", {"version": 2}, room="match:nobody")
         there.emit("state", {"version": 3}, room="match:shared")
@@ -147,20 +142,15 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
                 return data in published or {"version": version} in published
             published.append(data)
     try:
-        deadline = time.monotonic() + 10
-        while client.pubsub_numsub(channel)[0][1] < 2:  # `there` and the test's subscriber
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_until(lambda: client.pubsub_numsub(channel)[0][1] >= 2, 10,  # `there` and the test's subscriber
+                   "both subscriptions")
         client.hset(prefix + "match:m", "there", "{}")
         assert not publishes(1)  # alone: asked once
         client.hset(prefix + "match:m", "here", "{}")  # another process's field, written without a word
         assert not publishes(2)  # the answer is trusted
         here._redis_connect()
         here.audience_grew(prefix + "match:m")  # ... until that process says it arrived
-        deadline = time.monotonic() + 5
-        while prefix + "match:m" in there._alone_until:
-            assert time.monotonic() < deadline, "the arrival was never heard"
-            time.sleep(0.01)
+        wait_until(lambda: prefix + "match:m" not in there._alone_until, 5, "the arrival to be heard")
         assert publishes(3)
         client.hdel(prefix + "match:m", "here")
         assert not publishes(4)  # alone again, and trusted again
@@ -215,7 +205,7 @@ def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_pa
     get its STATE at once, in case a broadcast skipped them meanwhile."""
     import redis
     import requests
-    from tests.conftest import ServerProcess, wait_until
+    from tests.support.servers import ServerProcess
     prefix = f"test-{uuid.uuid4().hex}:"
     server = ServerProcess(tmp_path / "lapse.db", settings={"CLUSTER_PREFIX": prefix, "PRESENCE_TTL": 0.6},
                            queue=redis_url).start()
@@ -242,7 +232,7 @@ def test_a_move_that_no_broadcast_brought_reaches_a_new_watcher_once_every_answe
     has expired. Here the move comes from a process outside the message queue on the same database, so no
     broadcast ever brings it: the watcher gets it from that resend, AUDIENCE_TTL after it joined."""
     import requests
-    from tests.conftest import ServerProcess, wait_until
+    from tests.support.servers import ServerProcess
     prefix, ttl = f"test-{uuid.uuid4().hex}:", 1.0
     db = tmp_path / "shared.db"
     watched = ServerProcess(db, settings={"CLUSTER_PREFIX": prefix, "AUDIENCE_TTL": ttl}, queue=redis_url).start()

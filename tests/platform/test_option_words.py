@@ -2,8 +2,12 @@
 never "size 7, towers 3, distance 1" but the preset's name or the dialog's labels."""
 from __future__ import annotations
 
+import pytest
+
 from quadrille.option_words import STANDARD, describe
-from tests.platform.test_challenges import Player, app  # noqa: F401  (the fixture)
+from tests.support.players import Player
+
+pytestmark = pytest.mark.app_settings(ACCOUNT_RATE="1000 per minute")
 
 CORNER = "Each master starts in its player's right-hand back corner, not in the middle"
 
@@ -20,7 +24,7 @@ def test_a_preset_is_named_and_other_options_are_said_with_the_dialogs_labels():
     assert describe("gamma", {}) == "Duel 10×10" and STANDARD == "standard options"
 
 
-def test_challenges_and_my_games_carry_the_options_in_words(app):  # noqa: F811
+def test_challenges_and_my_games_carry_the_options_in_words(app):
     ann, bob = Player(app, "ann"), Player(app, "bob")
     made = ann.challenge("bob", "towers", options={"size": 5, "rules": ["master-at-corner"]})
     words = f"Board size: 5 cells a side; Alternative rules: {CORNER}"

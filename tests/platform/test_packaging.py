@@ -5,7 +5,7 @@ import re
 import tomllib
 from importlib import metadata
 
-from tests.conftest import ROOT
+from tests.support.paths import ROOT
 
 
 def pins() -> dict[str, str]:

@@ -11,6 +11,15 @@ import pytest
 from quadrille.accounts.password_pool import for_async_mode
 from quadrille.accounts.passwords import hash_password, verify_or_dummy
 from quadrille.errors import ServiceError
+from tests.support.waiting import wait_until
+
+
+def error_of(call, *args):
+    try:
+        call(*args)
+    except ServiceError as error:
+        return error
+    raise AssertionError("no ServiceError")
 
 
 def test_past_its_workers_and_queue_the_pool_refuses_at_once():
@@ -27,14 +36,15 @@ def test_past_its_workers_and_queue_the_pool_refuses_at_once():
     for caller in callers:
         caller.start()
     assert started.wait(5)
-    deadline = time.monotonic() + 5
-    while pool.admitted < 2 and time.monotonic() < deadline:
-        time.sleep(0.001)
-    began = time.perf_counter()
-    with pytest.raises(ServiceError) as refused:
-        pool.run(blocking)
-    assert time.perf_counter() - began < 0.05  # refused without waiting for a worker
-    assert refused.value.status == 429 and refused.value.error == "busy"
+    wait_until(lambda: pool.admitted == 2, 5, "both callers admitted")
+    # Refused while the worker and the queue are still held (`release` is not set): a pool that waited for a
+    # worker would wait for ever, and wait_until below would fail.
+    refused = []
+    late = threading.Thread(target=lambda: refused.append(error_of(pool.run, blocking)), daemon=True)
+    late.start()
+    wait_until(lambda: refused, 10, "the refusal")
+    assert not release.is_set()
+    assert refused[0].status == 429 and refused[0].error == "busy"
     release.set()
     for caller in callers:
         caller.join(10)

@@ -23,7 +23,7 @@ AFTER_0005 = REVISIONS[REVISIONS.index("0005") + 1:]  # 0006, 0007 and what came
 from quadrille.infra.engine import database_url, make_engine
 from quadrille.infra.schema import matches_table, seats_table
 from quadrille.matches.store import Storage
-from tests.conftest import wait_until
+from tests.support.waiting import wait_until
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.2.db"
 TRAILS, TOWERS = "mu_sQVSM", "_3xqCz76"
@@ -70,7 +70,8 @@ def test_a_database_of_the_previous_release_is_upgraded_in_place_at_start_up(rel
     again.close()
 
 
-def test_0006_upgrades_a_0005_database_in_place_on_both_databases(database):
+def test_0006_upgrades_a_0005_database_in_place_on_both_databases(empty_database):
+    database = empty_database
     engine = make_engine(database_url(database))
     assert migrate.upgrade(engine, "0005") == ["0001", "0002", "0003", "0004", "0005"]
     now = time.time()

@@ -11,6 +11,8 @@ from quadrille import create_app
 from quadrille.infra.schema import events_table, seats_table
 from tests.security.long_records import towers_record
 
+HOUR = 3600.0
+
 
 def count(storage, table, match_id) -> int:
     with storage.engine.connect() as conn:
@@ -18,9 +20,11 @@ def count(storage, table, match_id) -> int:
 
 
 def test_the_sweep_deletes_due_unopened_imports_whole_and_nothing_else(database):
-    app = create_app({"DATABASE": database, "RATELIMIT_ENABLED": False, "IMPORT_RETENTION": 1.0})
+    app = create_app({"DATABASE": database, "RATELIMIT_ENABLED": False, "IMPORT_RETENTION": HOUR})
     client, storage = app.test_client(), app.extensions["quadrille.storage"]
     retention, record = app.extensions["quadrille.retention"], towers_record(2500)
+    later = [0.0]
+    retention.clock = lambda: time.time() + later[0]  # the sweep's wall clock, moved on below instead of a sleep
     unopened = client.post("/api/matches/import", json=record).json
     assert retention.sweep() == []  # nothing is due yet
     opened, played = (client.post("/api/matches/import", json=record).json for _ in range(2))
@@ -30,7 +34,7 @@ def test_the_sweep_deletes_due_unopened_imports_whole_and_nothing_else(database)
     client.post(f"/api/matches/{played['match']}/moves", json={"move": state["legal"][0]},
                 headers={"Authorization": f"Bearer {played['token']}"})
     made = client.post("/api/matches", json={"game": "trails", "mode": "local"}).json
-    time.sleep(1.1)
+    later[0] = HOUR + 1
     assert retention.sweep() == [unopened["match"]]
     assert client.get(f"/api/matches/{unopened['match']}").status_code == 404
     assert count(storage, events_table, unopened["match"]) == 0 and count(storage, seats_table, unopened["match"]) == 0

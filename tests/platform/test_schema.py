@@ -11,7 +11,8 @@ from quadrille.infra.database import Database
 from quadrille.infra.schema import metadata
 
 
-def test_the_head_revision_makes_exactly_the_metadata_of_schema_on_both_databases(database):
+def test_the_head_revision_makes_exactly_the_metadata_of_schema_on_both_databases(empty_database):
+    database = empty_database
     opened = Database.open(database)
     try:
         assert opened.applied[-1] == migrate.head()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import stored_matches
+from tests.support.databases import stored_matches
 
 
 def create(client, **body):

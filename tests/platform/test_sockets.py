@@ -4,14 +4,10 @@ from __future__ import annotations
 import pytest
 
 from quadrille import create_app
-from tests.conftest import wait_until
+from tests.support.waiting import wait_until
 
 
-@pytest.fixture
-def app(database):
-    app = create_app({"DATABASE": database, "PRESENCE_INTERVAL": 0.01})
-    yield app
-    app.extensions["quadrille.storage"].close()
+pytestmark = pytest.mark.app_settings(PRESENCE_INTERVAL=0.01)  # the app of tests/platform/conftest.py
 
 
 def connect(app):

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.conftest import ASYNC_MODES, ServerProcess
+from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.security.clients import Victim
 
 # The finding's bar: whatever one client sends, another client's round trip stays under this.

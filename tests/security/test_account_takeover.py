@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ServerProcess
+from tests.support.servers import ServerProcess
 from tests.security.browsers import PASSWORD, Browser, http_call
 from tests.security.conftest import SETTINGS
 

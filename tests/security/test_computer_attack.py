@@ -21,7 +21,7 @@ import socketio
 
 from bench.load import http_from
 from quadrille import DEFAULTS
-from tests.conftest import ServerProcess
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.server
 

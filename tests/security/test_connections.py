@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.conftest import ASYNC_MODES, ServerProcess
+from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.security.clients import ATTACKER, RawSocket, Victim, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 

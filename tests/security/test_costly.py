@@ -15,7 +15,8 @@ import time
 import pytest
 
 import games
-from tests.conftest import ASYNC_MODES, ServerProcess, wait_until
+from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.waiting import wait_until
 from tests.security.clients import SETUP, RawSocket, Victim, request
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 from tests.security.long_records import gamma_record, towers_record

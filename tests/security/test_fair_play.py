@@ -13,7 +13,8 @@ import requests
 import socketio
 from requests.adapters import HTTPAdapter
 
-from tests.conftest import ServerProcess, wait_until
+from tests.support.servers import ServerProcess
+from tests.support.waiting import wait_until
 from tests.security.clients import ATTACKER, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 

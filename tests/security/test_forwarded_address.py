@@ -18,7 +18,8 @@ import socketio
 from bench.load import http_from
 from quadrille import create_app
 from scripts.services.process import request_over_unix
-from tests.conftest import ROOT, ServerProcess
+from tests.support.paths import ROOT
+from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.server
 

@@ -13,7 +13,7 @@ import string
 import pytest
 import websocket
 
-from tests.conftest import ServerProcess
+from tests.support.servers import ServerProcess
 from tests.security.clients import RawSocket, request
 from tests.security.conftest import log_of, tracebacks
 

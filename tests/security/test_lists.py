@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from tests.conftest import ASYNC_MODES, ServerProcess
+from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.security import clients
 from tests.security.clients import ATTACKER, SETUP, Victim
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack

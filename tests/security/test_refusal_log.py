@@ -8,7 +8,8 @@ import re
 import pytest
 
 from bench.load import http_from
-from tests.conftest import ASYNC_MODES, ServerProcess, wait_until
+from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
 

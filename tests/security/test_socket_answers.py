@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import ASYNC_MODES, ServerProcess
+from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.security.clients import SETUP, RawSocket, request
 
 

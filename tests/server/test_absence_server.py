@@ -11,7 +11,8 @@ import pytest
 import requests
 import socketio
 
-from tests.conftest import ServerProcess, wait_until
+from tests.support.servers import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
 

@@ -12,7 +12,9 @@ import time
 import pytest
 import requests
 
-from tests.conftest import ROOT, ServerProcess, wait_until
+from tests.support.paths import ROOT
+from tests.support.servers import ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
 

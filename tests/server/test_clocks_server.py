@@ -7,7 +7,8 @@ import time
 import pytest
 import requests
 
-from tests.conftest import ASYNC_MODES, ServerProcess, wait_until
+from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
 

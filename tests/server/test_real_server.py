@@ -9,7 +9,8 @@ import pytest
 import requests
 import socketio
 
-from tests.conftest import ASYNC_MODES, ServerProcess, wait_until
+from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
 
