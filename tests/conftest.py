@@ -15,11 +15,6 @@ from tests.support.databases import PostgresTemplate, SqliteTemplate, drop_datab
 from tests.support.paths import SHARED
 from tests.support.servers import ASYNC_MODES, ServerProcess, service_directory
 
-# Older imports of these from here (new code imports tests.support.*): kept until every branch has moved.
-from tests.support.databases import stored_matches  # noqa: F401,E402
-from tests.support.paths import ROOT, read_jsonl  # noqa: F401,E402
-from tests.support.waiting import wait_until  # noqa: F401,E402
-
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
