@@ -29,11 +29,11 @@ from sqlalchemy import func, insert, select, update
 import games
 
 from ..errors import ServiceError, bad_request
-from .. import option_words
 from ..infra.schema import challenge_invitees_table, challenges_table
 from ..matches import MatchService
 from ..matches.sides import creator_seat
 from .blocks import Blocks
+from .listing import describe, listing
 
 FIRSTS = ("random", "challenger", "opponent")
 MAX_PENDING = 20          # pending challenges an account may have out at once
@@ -176,41 +176,11 @@ class ChallengeService:
         """A challenge as the API shows it; `names`: the accounts' names, when the caller read them already."""
         if names is None:
             names = self.accounts.names([row.challenger] + [i.account_id for i in invitees])
-        options = json.loads(row.options)
-        return {
-            "challenge": row.id, "game": row.game, "title": games.get(row.game).title,
-            "options": options, "options_words": option_words.describe(row.game, options),
-            "clock": json.loads(row.clock) if row.clock else None,
-            "rated": bool(row.rated), "first": row.first, "status": row.status, "match": row.match_id,
-            "from": names.get(row.challenger, "deleted player"),
-            "to": [{"name": names.get(i.account_id, "deleted player"), "status": i.status} for i in invitees],
-            "created": row.created, "updated": row.updated,
-        }
+        return describe(row, invitees, names)
 
     def listing(self, account) -> dict:
-        """{"incoming": challenges waiting for this account's answer, "outgoing": its own, the latest 50}: four
-        reads, whatever the number of challenges (each of them read alone took three)."""
-        with self.reading() as conn:
-            incoming_ids = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
-                challenge_invitees_table.c.account_id == account.id,
-                challenge_invitees_table.c.status == "pending")).scalars())
-            outgoing = conn.execute(select(challenges_table).where(
-                challenges_table.c.challenger == account.id).order_by(challenges_table.c.updated.desc())
-                .limit(50)).all()
-            incoming = conn.execute(select(challenges_table).where(
-                challenges_table.c.id.in_(incoming_ids), challenges_table.c.status == "pending")).all() \
-                if incoming_ids else []
-            ids = [row.id for row in outgoing] + [row.id for row in incoming]
-            invitees: dict[str, list] = {}
-            for invitee in (conn.execute(select(challenge_invitees_table).where(
-                    challenge_invitees_table.c.challenge_id.in_(ids)).order_by(
-                    challenge_invitees_table.c.challenge_id, challenge_invitees_table.c.account_id)) if ids else ()):
-                invitees.setdefault(invitee.challenge_id, []).append(invitee)
-        names = self.accounts.names({row.challenger for row in [*outgoing, *incoming]}
-                                    | {i.account_id for found in invitees.values() for i in found})
-        describe = lambda row: self._describe(row, invitees.get(row.id, []), names)  # noqa: E731
-        return {"incoming": sorted((describe(row) for row in incoming), key=lambda c: -c["created"]),
-                "outgoing": [describe(row) for row in outgoing]}
+        """{"incoming": challenges waiting for this account's answer, "outgoing": its own, the latest 50}."""
+        return listing(self.reading, self.accounts, account)
 
     # -- answering --------------------------------------------------------------------------------
     def _invitee(self, conn, row, account):

@@ -28,98 +28,23 @@ client there) finds the computer to move with nobody thinking, takes the lease a
 """
 from __future__ import annotations
 
-import json
 import logging
 import os
-import socket
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
-
-import games
 
 from ..errors import ServiceError
 from ..infra.leases import MemoryLeases
 from .quota import MatchQuota
+from .worker_process import Worker, WorkerCrashed
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 log = logging.getLogger("quadrille.computer")
 
 ATTEMPTS = 3          # a move is asked this many times before the match is left waiting
-START_TIMEOUT = 60.0  # seconds for a new worker to import its engines
 DEMO_GUARD = 10.0     # seconds an owner's demos may go without a finished search before one is no longer cut short
 LEASE_TTL = 6.0       # seconds a dead process's lease on a position outlives it
-
-
-class WorkerCrashed(Exception):
-    """The worker process died, hung, or answered nonsense."""
-
-
-class Worker:
-    """One worker process and the server's end of its socket pair."""
-
-    def __init__(self):
-        parent, child = socket.socketpair()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "quadrille.computer.worker", str(child.fileno()), *games.registered()],
-            pass_fds=(child.fileno(),), cwd=str(ROOT), stdin=subprocess.DEVNULL)
-        child.close()
-        self.sock, self.buffer = parent, b""
-        try:
-            self._read(START_TIMEOUT)
-        except WorkerCrashed:
-            self.close()
-            raise
-
-    def ask(self, request: dict, timeout: float) -> dict:
-        self.send(request)
-        return self.receive(request["id"], timeout)
-
-    def send(self, request: dict) -> None:
-        try:
-            self.sock.sendall(json.dumps(request).encode() + b"\n")
-        except OSError as exc:
-            raise WorkerCrashed(f"cannot write to the worker: {exc}") from exc
-
-    def receive(self, request_id: str, timeout: float) -> dict:
-        answer = self._read(timeout)
-        if answer.get("id") != request_id:
-            raise WorkerCrashed(f"the worker answered {answer!r} to request {request_id}")
-        return answer
-
-    def cancel(self) -> None:
-        try:
-            self.sock.sendall(b"cancel\n")
-        except OSError:
-            pass
-
-    def _read(self, timeout: float) -> dict:
-        self.sock.settimeout(timeout)
-        try:
-            while b"\n" not in self.buffer:
-                chunk = self.sock.recv(65536)
-                if not chunk:
-                    raise WorkerCrashed(f"the worker exited with {self.proc.poll()}")
-                self.buffer += chunk
-        except (socket.timeout, OSError) as exc:
-            raise WorkerCrashed(f"the worker did not answer: {exc}") from exc
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            return json.loads(line)
-        except ValueError as exc:
-            raise WorkerCrashed(f"the worker wrote {line[:80]!r}") from exc
-
-    def close(self) -> None:
-        try:
-            self.sock.close()
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc.wait()
 
 
 @dataclass(eq=False)
