@@ -75,8 +75,8 @@ class Database:
         if self._traced() or not isinstance(self.engine.pool, QueuePool):
             # Through the engine: what listens to its statements sees these too (a tracer, a test of the query
             # plans); and a database in memory is one per pooled connection.
-            with self.engine.begin() as through_engine:
-                yield through_engine.exec_driver_sql
+            with self._through_engine() as execute:
+                yield execute
             return
         try:
             conn = self._writers.pop()
@@ -94,6 +94,17 @@ class Database:
             self._writers.append(conn)
             raise
         self._writers.append(conn)
+
+    def _writer(self):
+        """`execute(sql, parameters)` (the driver's SQL, as compiled once) for one write transaction: on SQLite
+        sqlite3's own connection (`_sqlite_writer`), elsewhere the engine's."""
+        return self._sqlite_writer() if self.dialect == "sqlite" else self._through_engine()
+
+    @contextmanager
+    def _through_engine(self):
+        """`execute(sql, parameters)` in one transaction of the engine's (a list of parameters: executemany)."""
+        with self.engine.begin() as conn:
+            yield conn.exec_driver_sql
 
     def _traced(self) -> bool:
         """Whether anything listens to the statements the engine runs (SQLAlchemy's cursor events)."""

@@ -151,9 +151,18 @@ class MemoryPresence:
         """`absent_since` of each seat, in one call (`fresh`: for a decision, such as a claim, where a
         shared implementation must not answer from a view it read a moment ago). `seen`: seats whose player acts
         now, recorded first as `seen` records them (the match core's one look at presence for a move)."""
-        if seen:
-            self.seen(match_id, seen)
-        return {seat: self.absent_since(match_id, seat) for seat in seats}
+        now = self.clock()  # every STATE of a game under way asks: `seen` and `absent_since` in one hold of the lock
+        with self._lock:
+            for seat in seen:  # as `seen` records them
+                self._last_seen[(match_id, seat)] = now
+                self._http[(match_id, seat)] = now
+            if seen:
+                self._trim(now)
+            held = self._held(match_id)
+            marks = {seat: (self._left.get((match_id, seat)), self._http.get((match_id, seat)))
+                     for seat in seats if seat not in held}
+        return {seat: away_since(*marks[seat], self.grace, now, self.started) if seat in marks else None
+                for seat in seats}
 
     def summary(self, match_id: str) -> dict:
         with self._lock:

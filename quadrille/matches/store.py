@@ -17,12 +17,13 @@ import time
 from json.encoder import encode_basestring_ascii
 from dataclasses import dataclass, field
 
-from sqlalchemy import (Float, Integer, String, Text, bindparam, cast, exists, func, insert, literal_column,
-                        select, true, update)
+from sqlalchemy import (Float, Integer, String, Text, bindparam, cast, exists, insert, literal_column, select,
+                        update)
 from sqlalchemy.exc import IntegrityError
 
 from ..infra.database import Database
 from ..infra.schema import events_table, matches_table, seats_table
+from .list_reads import ListReads
 
 EVENT_COLUMNS = ("match_id", "seq", "kind", "data", "seat", "at")
 EVENT_BATCH = 1000  # events of a long import written per transaction, the other clients served between two
@@ -83,30 +84,7 @@ class MatchRow:
     expires: float | None = None    # an anonymous import nobody opened goes after this (matches/retention.py)
 
 
-@dataclass
-class ListedRow:
-    """A match as lists of games read it: its row's own columns and its summary (JSON text, None for a match
-    of an earlier release), never its events."""
-    id: str
-    game: str
-    mode: str
-    options: dict
-    name: str | None
-    created: float
-    version: int
-    updated: float
-    visibility: str
-    revision: int
-    summary: str | None
-
-
-def _listed_row(row) -> ListedRow:
-    return ListedRow(id=row.id, game=row.game, mode=row.mode, options=json.loads(row.options), name=row.name,
-                     created=row.created, version=row.version, updated=row.updated, visibility=row.visibility,
-                     revision=row.revision, summary=row.summary)
-
-
-class Storage(Database):
+class Storage(ListReads, Database):
     """Matches, seats and events in the database it opens (and migrates: infra/database.py)."""
 
     def __init__(self, url: str):
@@ -128,6 +106,11 @@ class Storage(Database):
         self._events_positional = compiled.positional
         assert not compiled.positional or tuple(compiled.positiontup) == EVENT_COLUMNS
         self._since_sql, self._since_args = self._for_driver(self._since)
+        # once per game (creating it, claiming its seats): compiled here, not per call (it was most of their cost)
+        self._match_sql, self._match_args = self._for_driver(insert(matches_table), [
+            c.name for c in matches_table.c if c.name not in ("revision", "paused")])  # those two: their defaults
+        self._seat_sql, self._seat_args = self._for_driver(insert(seats_table), [c.name for c in seats_table.c])
+        self._claim_sql, self._claimed_sql = self._for_driver(self._claim), self._for_driver(self._claimed)
 
     # -- writes -------------------------------------------------------------
     def create_match(self, m: MatchRow, pause=None) -> None:
@@ -143,18 +126,22 @@ class Storage(Database):
             with self.engine.begin() as conn:
                 conn.exec_driver_sql(self._events_sql, batch)
             pause()
-        with self.engine.begin() as conn:
-            conn.execute(insert(matches_table).values(
-                id=m.id, game=m.game, options=json.dumps(m.options), mode=m.mode, name=m.name,
-                meta=json.dumps(m.meta), created=m.created, version=max((e.seq for e in m.events), default=0),
-                visibility=m.visibility, listed=m.visibility in LISTED,
-                updated=max((e.at for e in m.events), default=m.created), summary=m.summary, expires=m.expires))
-            for s in m.seats:
-                conn.execute(insert(seats_table).values(
-                    match_id=m.id, seat=s.seat, kind=s.kind, token_hash=s.token_hash, name=s.name,
-                    claimed=s.claimed))
+        with self._through_engine() if rows else self._writer() as execute:
+            self._insert_match(execute, m)
             if rows:  # the driver's executemany, as compiled once
-                conn.exec_driver_sql(self._events_sql, rows)
+                execute(self._events_sql, rows)
+
+    def _insert_match(self, execute, m: MatchRow) -> None:
+        """The match's row and its seats' rows (a new game, without events, on SQLite: through sqlite3's own
+        connection, as a move's append)."""
+        execute(self._match_sql, self._match_args({
+            "id": m.id, "game": m.game, "options": json.dumps(m.options), "mode": m.mode, "name": m.name,
+            "meta": json.dumps(m.meta), "created": m.created, "version": max((e.seq for e in m.events), default=0),
+            "visibility": m.visibility, "listed": m.visibility in LISTED,
+            "updated": max((e.at for e in m.events), default=m.created), "summary": m.summary,
+            "expires": m.expires}))
+        for s in m.seats:
+            execute(self._seat_sql, self._seat_args({"match_id": m.id, **vars(s)}))  # SeatRow: the seats' columns
 
     def _event_rows(self, match_id: str, events: list[EventRow], pause) -> list:
         """Events as the driver takes them (tuples in column order, or dicts). A move's data, most of an
@@ -250,16 +237,20 @@ class Storage(Database):
                    summary: str | None = None) -> bool:
         """Give a free seat to a token, and the match its `summary` after the claim (the claim that takes the
         last seat begins the game); False if it was taken meanwhile."""
-        with self.engine.begin() as conn:
-            result = conn.execute(
-                update(seats_table)
-                .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat,
-                       seats_table.c.token_hash.is_(None), seats_table.c.kind == "human")
-                .values(token_hash=token_hash, name=name, claimed=at))
-            if result.rowcount != 1:
-                return False
-            self._bump(conn, match_id, summary=summary)
+        values = {"match_id": match_id, "seat": seat, "token": token_hash, "player": name, "at": at,
+                  "summary": summary}
+        with self._writer() as execute:
+            if execute(self._claim_sql[0], self._claim_sql[1](values)).rowcount != 1:
+                return False  # the seat was taken: nothing written
+            execute(self._claimed_sql[0], self._claimed_sql[1](values))
             return True
+
+    _claim = (update(seats_table)
+              .where(seats_table.c.match_id == bindparam("match_id"), seats_table.c.seat == bindparam("seat"),
+                     seats_table.c.token_hash.is_(None), seats_table.c.kind == literal_column("'human'"))
+              .values(token_hash=bindparam("token"), name=bindparam("player"), claimed=bindparam("at")))
+    _claimed = (update(matches_table).where(matches_table.c.id == bindparam("match_id"))
+                .values(revision=matches_table.c.revision + literal_column("1"), summary=bindparam("summary")))
 
     def update_seat(self, match_id: str, seat: SeatRow) -> None:
         with self.engine.begin() as conn:
@@ -321,27 +312,6 @@ class Storage(Database):
             row = conn.exec_driver_sql(self._revision_sql, self._revision_args({"match_id": match_id})).first()
         return None if row is None else row[0]
 
-    def find_by_name(self, name: str) -> ListedRow | None:
-        """The newest match with this name (its row and summary, as lists read it), or None."""
-        with self.reading() as conn:
-            row = conn.execute(self._listed.where(matches_table.c.name == name)
-                               .order_by(matches_table.c.created.desc()).limit(1)).first()
-        return _listed_row(row) if row else None
-
-    # -- lists of games: rows and summaries, never events (matches/summary.py) ----------------------------
-    _listed = select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.options,
-                     matches_table.c.name, matches_table.c.created, matches_table.c.version, matches_table.c.updated,
-                     matches_table.c.visibility, matches_table.c.revision, matches_table.c.summary)
-
-    def listed(self, match_ids) -> dict[str, ListedRow]:
-        """The rows of these matches that exist, by primary key: what a list of games shows of each."""
-        match_ids = list(match_ids)
-        if not match_ids:
-            return {}
-        with self.reading() as conn:
-            return {row.id: _listed_row(row) for row in conn.execute(
-                self._listed.where(matches_table.c.id.in_(match_ids)))}
-
     def seats_of_matches(self, match_ids) -> dict[str, list[SeatRow]]:
         """The seats of these matches, in seat order, by the seats' primary key (for a list of games: who holds
         which seat, and their names)."""
@@ -364,36 +334,7 @@ class Storage(Database):
                 matches_table.c.id == match_id, matches_table.c.revision == revision)
                 .values(summary=summary)).rowcount == 1
 
-    def unsummarised(self, after: str = "", limit: int = 100) -> list[str]:
-        """Ids of matches without a summary, in id order after `after` (the start-up's backfill walks them a
-        batch at a time along the primary key)."""
-        with self.reading() as conn:
-            return list(conn.execute(select(matches_table.c.id).where(
-                matches_table.c.id > after, matches_table.c.summary.is_(None))
-                .order_by(matches_table.c.id).limit(limit)).scalars())
-
     def keep(self, match_id: str) -> None:
         """The match was opened: it never expires (matches/retention.py)."""
         with self.engine.begin() as conn:
             conn.execute(update(matches_table).where(matches_table.c.id == match_id).values(expires=None))
-
-    # The newest entries of ix_matches_listed_updated under listed: its cost does not grow with the number of
-    # matches or events, listed or not.
-    # The free seats of each listed match: people's seats that nobody holds (read by the seats' primary key).
-    _free_seats = (select(func.count()).select_from(seats_table)
-                   .where(seats_table.c.match_id == matches_table.c.id, seats_table.c.kind == "human",
-                          seats_table.c.token_hash.is_(None))
-                   .scalar_subquery())
-    _recent = (select(matches_table.c.id, matches_table.c.game, matches_table.c.mode, matches_table.c.name,
-                      matches_table.c.created, matches_table.c.version, matches_table.c.visibility,
-                      _free_seats.label("free_seats"), matches_table.c.revision, matches_table.c.summary)
-               .where(matches_table.c.listed == true())
-               .order_by(matches_table.c.updated.desc()).limit(bindparam("limit")))
-
-    def recent_matches(self, limit: int = 20) -> list[dict]:
-        """The most recently active listed matches, newest first: id, game, mode, name, created, version,
-        visibility, free_seats (the people's seats nobody holds), and for the match service revision and summary
-        (matches/summary.py). Unlisted matches (private ones, local, against the computer, embedded) never
-        appear."""
-        with self.reading() as conn:
-            return [r._asdict() for r in conn.execute(self._recent, {"limit": limit})]
