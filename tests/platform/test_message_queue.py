@@ -117,8 +117,14 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
     import redis
     channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
     here, there = manager(redis_url, channel), publishing_where_heard(redis_url, channel, prefix, ttl=0.6)
-    heard_by_there = threading.Thread(target=lambda: [None for _ in there._listen()], daemon=True)
-    heard_by_there.start()  # `there` hears the channel, as its listening thread would
+    done = threading.Event()
+
+    def hear_until_done():  # `there` hears the channel, as its listening thread would, until the test is over
+        for _ in there._listen():
+            if done.is_set():
+                return
+    heard_by_there = threading.Thread(target=hear_until_done, daemon=True)
+    heard_by_there.start()
     client = redis.Redis.from_url(redis_url)
     subscriber = client.pubsub(ignore_subscribe_messages=True)
     subscriber.subscribe(channel)
@@ -170,6 +176,11 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
         client.hset(prefix + "match:m", "here", "{}")
         assert publishes(7)  # that answer was not trusted: asked again
     finally:
+        # Another process's word wakes the listener, which then stops: left listening, it would outlive the
+        # session's Redis and print its retries on a closed stream.
+        done.set()
+        here.emit("notice", {"done": True})
+        heard_by_there.join(5)
         subscriber.close()
         client.delete(prefix + "match:m")
 
