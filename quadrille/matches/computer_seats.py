@@ -1,5 +1,5 @@
 """Computer seats: which seats the computer plays, handing it a seat whose player left (and reclaiming it),
-pausing it, and what its workers (computer/players.py) ask and answer.
+pausing it, and what its workers (computer/pool.py) ask and answer.
 
     parse(game, {"seats": [2], "level": 2}, players)   # the `ai` of a new match: seat -> level
     hand_to_computer(core, match, seats, seat, level, owner)   # a decider: the players still here agree

@@ -70,7 +70,7 @@ def _record_move(core: MatchCore, match: Match, move: str, seat: int, illegal) -
 
 
 def play_computer(core: MatchCore, match_id, version, seat, move) -> dict:
-    """The computer's move, chosen by a worker for `version` (computer/players.py)."""
+    """The computer's move, chosen by a worker for `version` (computer/pool.py)."""
     match = core.load(match_id)
     with match.lock:
         if match.version != version or match.board.turn != seat or seat not in match.computer or match.paused:

@@ -1,4 +1,4 @@
-// Gamma renderer: draws the server's view (templates/games/gamma/board.html renders the same markup first) and
+// Gamma renderer: draws the server's view (templates/board.html renders the same markup first) and
 // turns clicks, taps and keys into move strings: "x,y", "gx,y" (a golden move) and "skip". The server decides
 // legality: the green fields come from view.legal and view.golden, and a click anywhere is still sent, so the
 // server can say why not.

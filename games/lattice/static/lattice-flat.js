@@ -1,5 +1,5 @@
 // Lattice Checkers' flat view: the levels side by side, each a small checkerboard drawn as one of the board layer's
-// ARIA grids (static/js/board/grid.js), the same markup as templates/games/lattice/board.html. Drawn from the server's
+// ARIA grids (static/js/board/grid.js), the same markup as templates/board.html. Drawn from the server's
 // view and the controller's marks (lattice.js: targets, the previewed move, the selection); seen from T's side, the
 // stylesheet turns each level round (lattice.css, .lattice.flipped). Its keyboard cursor is a roving tabindex that
 // runs over the levels as one wide grid (board/cursor.js with a block per level).
@@ -45,7 +45,7 @@
       }).build().element;
     }
 
-    // The same structure as templates/games/lattice/board.html, for a lattice of another size.
+    // The same structure as templates/board.html, for a lattice of another size.
     function build(v) {
       const [W, H, L] = v.grid;
       const levels = box();

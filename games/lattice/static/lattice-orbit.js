@@ -1,4 +1,4 @@
-// Lattice Checkers' 3D camera (static/games/lattice-scene.js uses it): an orbit around a target point that the mouse,
+// Lattice Checkers' 3D camera (static/lattice-scene.js uses it): an orbit around a target point that the mouse,
 // touch, the wheel and the keys turn, zoom and pan, and picking: which node the pointer is over, and where a node
 // stands on the screen (window.latticeView.project, for the tests). A click without a drag picks (hooks.pick).
 (function () {

@@ -1,6 +1,6 @@
 // Lattice Checkers renderer, the controller: a 3D view (lattice-scene.js and lattice-orbit.js, three.js loaded when
 // first shown, after a WebGL probe) and a flat view of the levels side by side (lattice-flat.js), both drawn from
-// the server's view and both taking clicks; static/games/lattice.scripts loads those files before this one.
+// the server's view and both taking clicks; static/lattice.scripts loads those files before this one.
 //
 // The server decides legality: the renderer only reads view.legal (the legal moves of the side to move,
 // grouped by the node they start from), view.returns and view.pending, put into the board layer's one shape of

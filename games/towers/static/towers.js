@@ -1,4 +1,4 @@
-// Towers renderer: draws the server's view (templates/games/towers/board.html renders the same markup first) and
+// Towers renderer: draws the server's view (templates/board.html renders the same markup first) and
 // turns drags, taps and keys into move strings. The server decides legality: the green cells are the selected
 // tower's targets from view.legal, and a drop anywhere else is still sent, so that the server says why not.
 //
@@ -6,7 +6,7 @@
 // one pawn; − / + or the digits choose how many pawns move when the rules allow a split. Keys: arrows move a cursor
 // while the board has focus, Enter picks up and drops, I imports, E ends the turn, U undoes, Escape puts down.
 // The grid, the keyboard cursor and the selection are the board layer's (static/js/board/); the pictures and words
-// are towers-look.js's, drags and taps towers-pointer.js's (static/games/towers.scripts loads both first).
+// are towers-look.js's, drags and taps towers-pointer.js's (static/towers.scripts loads both first).
 (function () {
   "use strict";
   const Board = window.QuadrilleBoard; // static/js/board/: the grid, the keyboard cursor, the one shape of targets
