@@ -9,14 +9,7 @@ from limits import parse, strategies
 from limits.storage import MemoryStorage
 
 from quadrille.infra.limits import Budgets, SlidingWindows
-
-
-class Clock:
-    def __init__(self, now: float):
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.clock import Clock
 
 
 def test_every_hit_is_answered_as_the_limits_library_answers_it(monkeypatch):

@@ -12,6 +12,7 @@ from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
 from tests.security.clients import SETUP, RawSocket, request
 from tests.security.conftest import SETTINGS
+from tests.support.clock import Clock
 
 
 def online_match(url) -> tuple[dict, dict]:
@@ -85,16 +86,8 @@ def test_a_spectator_cannot_take_a_seat_of_the_rematch(target):
     spectator.close()
 
 
-class Clock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
-
-
 def test_votes_to_hand_over_a_seat_expire(tmp_path):
-    clock = Clock()
+    clock = Clock(1000.0)
     service = MatchService(Storage.sqlite(str(tmp_path / "votes.db")), presence=Presence(grace=5, clock=clock),
                            vote_ttl=60, clock=clock)
     created = service.create("gamma", {"players": 3}, "online")
