@@ -1,0 +1,32 @@
+"""`python -m quadrille admin <command> ...`: the operator's commands, one module per family.
+
+Each module in COMMAND_MODULES has `add_commands(subparsers)`, which adds its subcommands; each subcommand sets
+`run(args) -> int` with `parser.set_defaults(run=...)`. The database is the one the server uses: `--db`, or
+QUADRILLE_DB / QUADRILLE_DATABASE_URL as app.py reads them.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# the families of commands; a new one adds its module here
+COMMAND_MODULES: list[str] = []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m quadrille admin",
+                                     description="Administer a Quadrille site: matches, accounts, backups.")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
