@@ -1,12 +1,12 @@
-"""Gamma: the University of Warsaw IPP 2019/20 assignment game (rules/gamma.md).
+"""Gamma: the University of Warsaw IPP 2019/20 assignment game (its rules: docs/games.md, *Gamma*, and /rules/gamma).
 
 A width x height board, any number of players, at most `areas` connected areas per
 player, one golden move each. `GammaBoard` is the turn-based engine of the engine
-contract (design/engine.md); `games.gamma.engine.Gamma` is the assignment's own API
+contract (docs/engine.md); `games.gamma.engine.Gamma` is the assignment's own API
 (move, golden move, busy/free fields, golden possible, board), which the batch and
 interactive programs (`python -m games.gamma`) use directly.
 
-Notation (rules/gamma.md, "Notation"): `x,y` occupies the empty field (x, y), x the
+Notation (docs/games.md, *Gamma*): `x,y` occupies the empty field (x, y), x the
 column, y the row, y = 0 the bottom row; `gx,y` is the golden move onto (x, y); `skip`
 passes. Numbers are plain decimal without leading zeros. Players who cannot move at
 all are skipped inside `push`; when nobody can move the game is over, and so it is when
@@ -274,5 +274,5 @@ GAME = Game(
     longest=_longest,
     notation=gamma_names,
     names=_seat_names,
-    draws=False,  # rules/gamma.md Decision 5: a tie gives several winners, never a draw
+    draws=False,  # a tie gives several winners, never a draw (docs/games.md, *Gamma*)
 )

@@ -1,6 +1,6 @@
-"""Lattice Checkers rules engine (rules/lattice.md), on the engine contract (design/engine.md).
+"""Lattice Checkers rules engine, on the engine contract (docs/engine.md).
 
-Notation (rules/lattice.md, "Notation"):
+Notation (docs/games.md, *Lattice Checkers*):
 
 * ``Aa1-Ab2``      simple move one step forward (B up, T down) to a free neighbour;
 * ``Cd2:Ad4:Ab2``  a whole capture chain: the start node, then every landing node; each captured piece is
@@ -19,7 +19,7 @@ import re
 from games.base import Board, IllegalMove, Option, Outcome
 from games.lattice.geometry import SIZES, SIDE_NAME, B, T, lattice
 
-# The original's 8 colours (rules/lattice.md §4), name -> RGB. The rules ignore them; renderers use them.
+# The original's 8 colours, name -> RGB. The rules ignore them; renderers use them.
 COLORS = {
     "red": (1.0, 0.0, 0.0),
     "orange": (1.0, 0.6, 0.0),
@@ -36,7 +36,7 @@ _POS_RE = re.compile(r"^B:([^;]*);T:([^;]*);benchB:(\d+);benchT:(\d+)$")
 
 
 class StartOption(Option):
-    """A free-text option: a start position as a ``<pos>`` string (rules/lattice.md §12.3), or "" for the
+    """A free-text option: a start position as a ``<pos>`` string (see `parse_pos`), or "" for the
     standard setup. Only imported ``.ltc`` games set it; the JSON record needs it to rebuild such a game.
     The position itself is checked against the size when the board is made."""
 
@@ -258,7 +258,7 @@ class LatticeBoard(Board):
         return self._bench[1], self._bench[2]
 
     def turn_boundaries(self) -> list[int]:
-        """The move counts after which a complete turn has ended (Decision 7), from 0 up to len(moves): every
+        """The move counts after which a complete turn has ended (a take-back's stops), from 0 up to len(moves): every
         count except one that stops between a promoting move and its return (the move after it, or the
         current position, is a ``+node`` still due). A rewind or take-back should stop only at these."""
         moves = self._moves
@@ -278,7 +278,7 @@ class LatticeBoard(Board):
         return frozenset(self._pieces[seat])
 
     def scores(self) -> tuple[int, int]:
-        """(B, T): each side's pieces, balls and stars, standing on its far level (§2.7)."""
+        """(B, T): each side's pieces, balls and stars, standing on its far level."""
         g = self._g
         level = g.level
         return tuple(sum(1 for n in self._pieces[s] if level[n] == g.far_level[s]) for s in (B, T))
@@ -288,7 +288,7 @@ class LatticeBoard(Board):
         return len(self._pieces[seat]) + self._bench[seat] > 0
 
     def pos(self) -> str:
-        """The position as a ``<pos>`` string (rules/lattice.md §12.3)."""
+        """The position as a ``<pos>`` string, as `parse_pos` reads it."""
         return _pos_string(self._g, self._cells, self._bench)
 
     def piece_at(self, label: str):

@@ -1,7 +1,7 @@
 """Towers (Laurent Orseau): the rules engine.
 
-Specification: shared/rules/towers.md (section numbers below refer to it). The engine follows the original
-(Metaxal/towers at e6777c9) except where the rules doc's "Decisions for Quadrille" say otherwise:
+The rules for players: docs/games.md (*Towers*) and the rules page, templates/rules.html. The engine follows the
+original (Metaxal/towers at e6777c9) except where Quadrille decided otherwise:
 `1 <= k <= height`, no import clamping, the game ends at once on a winning capture, nothing is legal once the
 game is over, and `no-master-win` forbids the master tower to take the opposing master.
 
@@ -9,7 +9,7 @@ Representation (all private; `state()` and `view()` are the public pictures):
 
 * `_cells`: flat list, index `y * n + x`; `+h` = Player 1 tower of height h, `-h` = Player 2, `0` = empty.
 * `_master[p]`, `_reserve[p]` (p = 1, 2; index 0 unused): master cell index and reserve of each player. A
-  captured master keeps its last position, as in the reference data (§13 row 12); the game is over then.
+  captured master keeps its last position, as in the games recorded from the original; the game is over then.
 * `_cur`, `_mp`, `_start_mp`: player to move, its move points, its points at the start of the turn.
 * `_locked`: frozenset of locked cell indices (replaced, never mutated, so undo can keep references).
 * `_ply`: number of completed turns (the original's plies); `_turn_start`: index in `moves` where the current
@@ -26,7 +26,7 @@ from collections import deque
 from games.base import Board, IllegalMove, Option, Outcome
 from games.notation import cell_name
 
-# The alternative rules, in the order of the original's New-game dialog (§8); the .twr format writes them in
+# The alternative rules, in the order of the original's New-game dialog; the .twr format writes them in
 # this order. Values: the original UI text.
 RULES = {
     "tower-out": "Pawns can get out of any tower, not just the master",
@@ -39,7 +39,7 @@ RULES = {
 }
 RULE_ORDER = tuple(RULES)
 
-MIN_SIZE = 5     # n = 4 would give a zero reserve (§1)
+MIN_SIZE = 5     # n = 4 would give a zero reserve
 MAX_SIZE = 32    # no rule limit; a practical bound so that a request cannot build a huge board
 FORM_SIZES = (5, 10)  # what the original client (and Quadrille's new-game form) offers
 
@@ -53,7 +53,7 @@ OPTIONS = {
 
 DRAW_PASSES = 4
 
-# The original engine's refusal messages (§4.1), used verbatim as IllegalMove reasons, with a longer
+# The original engine's refusal messages, used verbatim as IllegalMove reasons, with a longer
 # explanation for people in `TowersIllegalMove.detail`.
 NOT_OWNER = "Not owner of source cell"
 NOT_STRAIGHT = "Not moving in straight line"
@@ -163,7 +163,7 @@ def _tables(n: int) -> tuple:
 
 
 def initial_masters(n: int, corner: bool) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Masters' starting cells (x, y) of Player 1 and Player 2 (§2)."""
+    """Masters' starting cells (x, y) of Player 1 and Player 2."""
     if corner:
         return (n - 1, n - 1), (0, 0)
     return (n // 2, n - 1), ((n - 1) // 2, 0)
@@ -192,7 +192,7 @@ class TowersBoard(Board):
         self._reserve = [0, n - 4, n - 4]
         self._cur = 1
         self._mp = self._start_mp = n - 4
-        # first-ply lock of Player 1's master (§2.5), unless no-first-lock-master
+        # first-ply lock of Player 1's master, unless no-first-lock-master
         self._locked = frozenset() if "no-first-lock-master" in rules else frozenset((self._master[1],))
         self._ply = 0
         self._turn_start = 0
@@ -534,7 +534,7 @@ class TowersBoard(Board):
             self._acted = True
         if self._winner is None and self._mp <= 0:
             self._passes = 0
-            self._end_turn()  # automatic end of turn (§3; no `end` recorded)
+            self._end_turn()  # automatic end of turn (no `end` recorded)
 
     def _end_turn(self) -> None:
         cur = self._cur
@@ -568,7 +568,7 @@ class TowersBoard(Board):
         return self._moves[self._turn_start:]
 
     def plies(self) -> list[list[str]]:
-        """The record grouped by turns, as the .twr format does (§9): every completed turn, then the turn in
+        """The record grouped by turns, as the .twr format does: every completed turn, then the turn in
         progress (empty right after a turn ended; after a winning capture, the capturing turn)."""
         out = [[] for _ in range(self._ply + 1)]
         stack = self._stack
@@ -611,7 +611,7 @@ class TowersBoard(Board):
                 and len(self._moves) == self._turn_start)
 
     def state(self) -> dict:
-        """The position in the reference data's STATE form (towers.md §14.2)."""
+        """The position in the reference data's STATE form (the games recorded from the original)."""
         n = self.n
         cells = self._cells
         w = self._winner
@@ -626,7 +626,7 @@ class TowersBoard(Board):
         }
 
     def master_attacked(self, player: int) -> bool:
-        """The original's "master in danger" heuristic (§7): can the opponent reach `player`'s master this
+        """The original's "master in danger" heuristic: can the opponent reach `player`'s master this
         turn (if the opponent is to move) or next turn (with its reserve)?"""
         if self._winner is not None:
             return False

@@ -1,4 +1,4 @@
-"""Trails and Towers: the rules engine (see shared/rules/trails.md).
+"""Trails and Towers: the rules engine (its rules for players: docs/games.md, /rules/trails).
 
 Two trails grow from opposite corners of an N x N board. A move is a direction
 (`up`, `down`, `left`, `right`): a new direction moves one cell onto a free cell;
@@ -17,7 +17,7 @@ Representation (chosen for speed, the AI plays through `legal_moves` + `push`):
   towers taken.
 * Directions are indices 0..3 in notation order: down, left, right, up. The
   legal directions of the player to move are kept as a 4-bit mask, computed
-  once per ply (it is needed anyway for the end-of-move test of §7), so
+  once per ply (it is needed anyway for the end-of-move test), so
   `legal_moves()` is a table look-up.
 * `push` records (move, player, claimed cells, tower taken, previous direction,
   boost, head, mask) on an undo stack; `pop` restores exactly that. No copies.
@@ -31,7 +31,7 @@ FREE, P1, P2, TOWER, WALL = 0, 1, 2, 3, 4
 
 DIRECTIONS = ("down", "left", "right", "up")          # notation order = sorted order
 _DIR_INDEX = {name: i for i, name in enumerate(DIRECTIONS)}
-_START_DIR = (None, 1, 2)                             # P1 "left", P2 "right" (§4): both off the board
+_START_DIR = (None, 1, 2)                             # P1 "left", P2 "right": both off the board
 _BIT = (1, 2, 4, 8)
 _CLEAR = (~1, ~2, ~4, ~8)
 # mask -> the legal directions as a tuple of names, in sorted order
@@ -74,7 +74,7 @@ def _geometry(n: int) -> tuple:
 
 
 def tower_layout(size: int, towers: int, distance: int) -> tuple[int, list[tuple[int, int]]]:
-    """(effective K, sorted tower cells that fit on the board), exactly as §3 of the rules.
+    """(effective K, sorted tower cells that fit on the board), exactly as the original places them.
 
     Quadrille refuses sizes below 3, so the original's clamp N = max(N, 3) is not needed; for N >= 3 the
     anti-diagonal never meets the bases (0, 0) and (N-1, N-1)."""
@@ -164,7 +164,7 @@ class TrailsBoard(Board):
         self._boost[p] = b + 1 if d == pd else 0
         self._dir[p] = d
         self._head[p] = target
-        # end of move (§7): tower majority or a stuck opponent wins; a self-trapped mover loses
+        # end of move: tower majority or a stuck opponent wins; a self-trapped mover loses
         if took:
             self._taken[p] += 1
             if self._taken[p] > self._half:
@@ -281,7 +281,7 @@ class TrailsBoard(Board):
     # -- internals -----------------------------------------------------------------------------------
 
     def _legal_mask(self, p: int) -> int:
-        """The legal directions of seat p as a bit mask (bit d = direction d), §5."""
+        """The legal directions of seat p as a bit mask (bit d = direction d)."""
         c = self._cells
         h = self._head[p]
         w = self._w
@@ -420,5 +420,5 @@ GAME = Game(
     longest=_longest,
     notation=trails_names,
     names=lambda options: ["Blue", "Red"],
-    draws=False,  # rules/trails.md §7: every game ends with a winner
+    draws=False,  # every game ends with a winner (docs/games.md, *Trails and Towers*)
 )
