@@ -242,14 +242,29 @@ class TowersBoard(Board):
         b._custom = True
         return b
 
-    # ------------------------------------------------------------------ contract
+    # ------------------------------------------------------------------ contract (docs/engine.md)
 
     @property
     def turn(self):
+        """The player whose turn it is, for every action of the turn; None once the game is over.
+
+            >>> board = TowersBoard({"size": 6})          # 2 move points a turn on 6x6
+            >>> board.push("m1,4>1,3:1"); board.turn      # one point left: still Blue's turn
+            1
+            >>> board.push("m1,3>1,2:1"); board.turn      # none left: the turn ended inside push
+            2
+        """
         return None if self._winner is not None else self._cur
 
-
     def outcome(self):
+        """None, or `master-captured` (the winner scores 1) or `draw-passes` (four pure passes in a row).
+
+            >>> board = TowersBoard({"size": 6})
+            >>> for _ in range(4):
+            ...     board.push("end")
+            >>> board.outcome()
+            Outcome(winners=(), scores=(0, 0), reason='draw-passes')
+        """
         w = self._winner
         if w is None:
             return None
@@ -258,6 +273,13 @@ class TowersBoard(Board):
         return Outcome((w,), (1, 0) if w == 1 else (0, 1), "master-captured")
 
     def legal_moves(self) -> list[str]:
+        """Every action of the player to act, sorted: `end`, moves `m{x},{y}>{u},{v}:{k}` (x, y from the
+        top-left; Blue sits at the bottom) and imports `i{k}`.
+
+            >>> board = TowersBoard({"size": 6})
+            >>> board.legal_moves()[:4]
+            ['end', 'm0,4>0,2:1', 'm0,4>0,3:1', 'm0,4>0,5:1']
+        """
         s = self._sorted
         if s is None:
             s = self._sorted = sorted(self._legal_map())
@@ -271,6 +293,16 @@ class TowersBoard(Board):
         return isinstance(move, str) and move in self._legal_map()
 
     def push(self, move) -> None:
+        """Play one action. A refusal carries the original's own words as `reason` and a sentence for people
+        as `detail`.
+
+            >>> board = TowersBoard({"size": 6})
+            >>> try:
+            ...     board.push("i1")                      # Blue's master is locked on the first turn
+            ... except IllegalMove as refusal:
+            ...     print(refusal.reason)
+            Cannot import: the master's cell is locked
+        """
         legal = self._legal
         if legal is not None:
             act = legal.get(move) if isinstance(move, str) else None
@@ -282,6 +314,13 @@ class TowersBoard(Board):
         self._apply(move, act)
 
     def pop(self) -> str:
+        """Take back the last action (a snapshot per action), across the end of a turn too.
+
+            >>> board = TowersBoard({"size": 6})
+            >>> board.push("m1,4>1,3:1"); board.push("m1,3>1,2:1")
+            >>> board.pop(), board.turn, board.view()["move_points"]
+            ('m1,3>1,2:1', 1, 1)
+        """
         if not self._stack:
             raise IndexError("pop from an empty move stack")
         (cells, m1, m2, r1, r2, self._cur, self._mp, self._start_mp, self._locked, self._ply,
@@ -668,6 +707,14 @@ class TowersBoard(Board):
     # ------------------------------------------------------------------ view
 
     def view(self) -> dict:
+        """The board for the renderer: `board` (rows from the top, signed heights: + Blue, - Red), `towers`,
+        `masters` and `locked` ([x, y]), `reserve`, `move_points`, `legal` (each source cell's targets with
+        their moves and costs, and the imports), `master_in_danger`, `outcome`.
+
+            >>> view = TowersBoard({"size": 6}).view()
+            >>> view["masters"], view["locked"], view["reserve"], view["move_points"]
+            ([[3, 5], [2, 0]], [[3, 5]], [2, 2], 2)
+        """
         n = self.n
         cells = self._cells
         over = self._winner is not None

@@ -137,17 +137,42 @@ class TrailsBoard(Board):
         self._moves: list[str] = []
         self._mask = self._legal_mask(1)
 
-    # -- the contract --------------------------------------------------------------------------------
-
-
+    # -- the contract (docs/engine.md) -----------------------------------------------------------------
 
     def legal_moves(self) -> list[str]:
+        """The directions the seat to act may take, sorted: a table look-up, as push and pop keep the mask.
+
+            >>> board = GAME.new(size=5)
+            >>> board.legal_moves()        # Blue's head in the top-left corner: up and left leave the field
+            ['down', 'right']
+        """
         return list(_MASK_NAMES[self._mask])
 
     def outcome(self) -> Outcome | None:
+        """None, or who won and why: `towers` (more than half of them), `stuck` (the opponent has no move) or
+        `trapped` (the mover left itself none). Scores are the towers taken; Trails has no draws.
+
+            >>> board = GAME.new(size=5)
+            >>> for move in ["down", "left", "down", "left", "right"]:
+            ...     board.push(move)
+            >>> board.outcome()            # Red, on the bottom row beside a tower, cannot move
+            Outcome(winners=(1,), scores=(0, 0), reason='stuck')
+        """
         return self._outcome
 
     def push(self, move: str) -> None:
+        """Move the head of the seat to act: a new direction one cell, the k-th move in a row in one direction
+        k cells, claiming every cell passed. The end of the game is decided here.
+
+            >>> board = GAME.new(size=5)
+            >>> for move in ["right", "left", "right"]:   # Blue's second `right` jumps two cells
+            ...     board.push(move)
+            >>> board.view()["cells"][0]
+            '1111T'
+            >>> board.push("right")                       # Red's turn: its own trail lies to the right
+            Traceback (most recent call last):
+            games.base.IllegalMove: the target cell is occupied: turning moves one cell, to e1
+        """
         d = _direction(move)
         if d is None or not self._mask >> d & 1:
             raise IllegalMove(self._refusal(move, d))
@@ -179,6 +204,13 @@ class TrailsBoard(Board):
         self._mask = mask
 
     def pop(self) -> str:
+        """Take back the last move from the undo stack (no copies), the exact inverse of `push`.
+
+            >>> board = GAME.new(size=5)
+            >>> board.push("right"); board.push("left")
+            >>> board.pop(), board.turn, board.legal_moves()
+            ('left', 2, ['left', 'up'])
+        """
         if not self._undo:
             raise IndexError("pop from an empty move stack: no move to take back")
         move, p, claimed, took, pd, b, head, mask = self._undo.pop()
@@ -207,6 +239,15 @@ class TrailsBoard(Board):
         return board
 
     def view(self) -> dict:
+        """The field for the renderer: `cells` (rows from the top: `.` free, `1` and `2` the trails, `T` a
+        tower), `heads`, `legal` (each direction and the cells [row, column] it would claim), `green` (all of
+        them), `taken`, `towers_needed`, `last_move`, `outcome`.
+
+            >>> board = GAME.new(size=5)
+            >>> board.push("right"); board.push("left"); board.push("right")
+            >>> board.view()["last_move"]
+            {'player': 1, 'move': 'right', 'dest': [0, 3], 'cells': [[0, 2], [0, 3]], 'tower_taken': False}
+        """
         n, w, rc = self.size, self._w, self._rc
         flat = bytes(self._cells).translate(_CHARS).decode("ascii")
         rows = [flat[(r + 1) * w + 1:(r + 1) * w + 1 + n] for r in range(n)]
