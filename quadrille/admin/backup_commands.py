@@ -48,6 +48,9 @@ def _report(name: str, action) -> int:
     except BackupError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 1
+    except OSError as exc:  # a file that cannot be read or written: said, not a traceback
+        print(f"{name}: {exc.strerror or exc}: {exc.filename or ''}; nothing was changed", file=sys.stderr)
+        return 1
     for line in said:
         print(line)
     return 0

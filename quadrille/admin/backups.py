@@ -200,6 +200,8 @@ def restore(path: str | Path, setting: str, force: bool = False) -> list[str]:
         raise BackupError(f"{path} is a {kind} backup and {_shown(setting)} a {dialect} database: a backup restores "
                           f"into a database of its own kind")
     said = []
+    if kind == "sqlite" and not Path(_sqlite_path(url)).parent.is_dir():
+        raise BackupError(f"{Path(_sqlite_path(url)).parent} does not exist: nothing was restored")
     if kind == "sqlite":
         backed_up = _contents_of_sqlite_file(path, check=True)
         _check_backup(path, backed_up.tables, backed_up.revision)

@@ -128,6 +128,9 @@ def test_what_is_not_a_quadrille_backup_this_version_knows_is_refused_and_nothin
         restore(tmp_path / "played.backup", "postgresql://quadrille:secret@127.0.0.1:1/quadrille")
     assert not target.exists()
 
+    with pytest.raises(BackupError, match="does not exist: nothing was restored"):
+        restore(tmp_path / "played.backup", str(tmp_path / "nowhere" / "target.db"))
+
     with pytest.raises(BackupError, match="is the database itself"):
         backup(played, played)
     with pytest.raises(BackupError, match="exists and is not a Quadrille backup"):
