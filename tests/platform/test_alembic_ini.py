@@ -14,7 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect
 
 from quadrille.infra import migrate
-from quadrille.infra.engine import make_engine
+from quadrille.infra.engine import database_url, make_engine
 from quadrille.infra.schema import metadata
 from tests.support.paths import ROOT
 
@@ -30,9 +30,9 @@ def alembic(*argv: str, database: str) -> subprocess.CompletedProcess:
     return done
 
 
-def differences(path: Path) -> tuple[str | None, list, set]:
+def differences(database: str) -> tuple[str | None, list, set]:
     """The database's revision, how its schema differs from schema.py's metadata, and its tables."""
-    engine = make_engine(f"sqlite:///{path}")
+    engine = make_engine(database_url(database))
     try:
         with engine.connect() as conn:
             return (migrate.current(conn),
@@ -42,17 +42,17 @@ def differences(path: Path) -> tuple[str | None, list, set]:
         engine.dispose()
 
 
-def test_plain_alembic_upgrades_downgrades_and_upgrades_the_servers_database(tmp_path):
-    path = tmp_path / "quadrille.db"
+def test_plain_alembic_upgrades_downgrades_and_upgrades_the_servers_database(empty_database):
+    database = empty_database   # a SQLite file's path, or a PostgreSQL URL
     previous = f"{int(migrate.head()) - 1:04d}"
-    said = alembic("upgrade", "head", database=str(path))
+    said = alembic("upgrade", "head", database=database)
     assert f"Running upgrade {previous} -> {migrate.head()}" in said.stderr  # alembic.ini's logging
-    assert differences(path) == (migrate.head(), [], set(metadata.tables))
+    assert differences(database) == (migrate.head(), [], set(metadata.tables))
 
-    alembic("downgrade", "-1", database=f"sqlite:///{path}")   # a URL, as QUADRILLE_DB may be
-    revision, changed, _ = differences(path)
+    alembic("downgrade", "-1", database=database_url(database))   # a SQLAlchemy URL, as QUADRILLE_DB may be
+    revision, changed, _ = differences(database)
     assert revision == previous and changed  # the head's change is undone
 
-    alembic("upgrade", "head", database=str(path))
-    assert differences(path) == (migrate.head(), [], set(metadata.tables))
-    assert alembic("current", database=str(path)).stdout.strip() == f"{migrate.head()} (head)"
+    alembic("upgrade", "head", database=database)
+    assert differences(database) == (migrate.head(), [], set(metadata.tables))
+    assert alembic("current", database=database).stdout.strip() == f"{migrate.head()} (head)"
