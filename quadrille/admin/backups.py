@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, func, inspect, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import NullPool
@@ -91,7 +92,7 @@ def known_revision(revision: str | None) -> bool:
     if revision is None:
         return True  # the first release's database, stamped at 0001 by the migrations
     try:
-        return migrate.ScriptDirectory.from_config(migrate.config()).get_revision(revision) is not None
+        return ScriptDirectory.from_config(migrate.config()).get_revision(revision) is not None
     except Exception:  # alembic's CommandError/ResolutionError: a revision of a newer Quadrille
         return False
 

@@ -52,6 +52,7 @@ def test_a_backup_of_an_older_schema_is_upgraded_by_the_migrations_as_it_is_rest
     assert f"schema revision {OLD}" in said[0]
     target = new_database(empty_database)
     said = restore(tmp_path / "old.backup", target)
+    assert f"at schema revision {OLD}" in said[0]  # read from the backup itself (a pg_dump archive: pg_restore)
     newer = [f"{n:04d}" for n in range(int(OLD) + 1, int(migrate.head()) + 1)]
     assert said[-1] == f"upgraded it with the migrations {', '.join(newer)}"
     assert revision_of(target) == migrate.head()
