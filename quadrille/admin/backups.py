@@ -72,13 +72,17 @@ class Contents:
 def contents(engine) -> Contents:
     """Read what a database holds (nothing but SELECTs)."""
     with engine.connect() as conn:
-        tables = set(inspect(conn).get_table_names())
-        found = Contents(tables, migrate.current(conn) if "alembic_version" in tables else None)
-        for table, field in ((matches_table, "matches"), (events_table, "events"), (accounts_table, "accounts")):
-            if table.name in tables:
-                setattr(found, field, conn.execute(select(func.count()).select_from(table)).scalar_one())
-        if clock_beat_table.name in tables:
-            found.last_beat = conn.execute(select(func.max(clock_beat_table.c.at))).scalar()
+        return contents_on(conn)
+
+
+def contents_on(conn) -> Contents:
+    tables = set(inspect(conn).get_table_names())
+    found = Contents(tables, migrate.current(conn) if "alembic_version" in tables else None)
+    for table, field in ((matches_table, "matches"), (events_table, "events"), (accounts_table, "accounts")):
+        if table.name in tables:
+            setattr(found, field, conn.execute(select(func.count()).select_from(table)).scalar_one())
+    if clock_beat_table.name in tables:
+        found.last_beat = conn.execute(select(func.max(clock_beat_table.c.at))).scalar()
     return found
 
 
@@ -178,13 +182,23 @@ def _quick_check(conn: sqlite3.Connection, what: str) -> None:
 
 
 def _postgres_backup(url: str, target: Path) -> Contents:
-    found = _contents_of(url)
-    if not found.quadrille:
-        raise BackupError(f"{_shown(url)} is not a Quadrille database (it has no matches, seats and events tables)")
+    """pg_dump in a snapshot exported by a transaction of ours, which counts what the dump holds in that same
+    snapshot (counted before or after, the writers would have moved on)."""
+    engine = reader(url)
     try:
-        pg_tools.dump(url, target)
+        with engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn, conn.begin():
+            snapshot = conn.execute(text("SELECT pg_export_snapshot()")).scalar_one()
+            found = contents_on(conn)
+            if not found.quadrille:
+                raise BackupError(f"{_shown(url)} is not a Quadrille database (it has no matches, seats and "
+                                  f"events tables)")
+            pg_tools.dump(url, target, snapshot)  # while the transaction holds the snapshot open
     except pg_tools.ToolError as exc:
         raise BackupError(str(exc)) from exc
+    except SQLAlchemyError as exc:
+        raise BackupError(f"cannot read {_shown(url)}: {_shown(str(exc.orig or exc)).splitlines()[0]}") from exc
+    finally:
+        engine.dispose()
     return found
 
 

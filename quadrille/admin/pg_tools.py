@@ -64,9 +64,11 @@ def run(argv: list[str], url: str | None = None, stdin=None) -> str:
     return done.stdout
 
 
-def dump(url: str, target: Path) -> None:
-    """The whole database into `target`, in pg_dump's custom format (compressed; pg_restore reads it)."""
-    run([tool("pg_dump"), "--format=custom", "--file", str(target)], url)
+def dump(url: str, target: Path, snapshot: str | None = None) -> None:
+    """The whole database into `target`, in pg_dump's custom format (compressed; pg_restore reads it); in
+    `snapshot` (pg_export_snapshot()'s, from a transaction still open) if given."""
+    run([tool("pg_dump"), "--format=custom", "--file", str(target),
+         *([f"--snapshot={snapshot}"] if snapshot else [])], url)
 
 
 def tables(dump_path: Path) -> set[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -79,6 +80,11 @@ def served(url: str, match: str) -> dict:
             "outcome": state["outcome"], "view": state["view"]}
 
 
+def counted(said: str) -> tuple[str, str]:
+    """The matches and the events a backup or a restore says it holds."""
+    return re.search(r"(\d+) matches, (\d+) events and moves", said).groups()
+
+
 class Databases:
     """New databases for one kind: a SQLite file's path, or a new empty PostgreSQL database's URL."""
 
@@ -143,6 +149,7 @@ def test_a_backup_taken_while_matches_are_played_restores_into_a_server_that_ser
         done = admin("restore", str(tmp_path / "mid-flight.backup"), database=restored)
         assert done.returncode == 0, done.stderr
         assert "restored into" in done.stdout and "no migration was needed" in done.stdout
+        assert counted(done.stdout) == counted(taken.stdout)  # what the backup said it holds, every row of it
         second = start_server(tmp_path, restored, "second")
         try:
             restored_moves = 0
