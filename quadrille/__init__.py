@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from importlib import metadata as package_metadata
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
@@ -53,6 +54,20 @@ from .matches.retention import Retention
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
+
+# The version has one source, pyproject.toml, read from the installed package's metadata; this constant is
+# for a checkout run without installing it (tests/platform/test_release.py keeps the two equal).
+RELEASE = "0.1.0"
+
+
+def installed_version() -> str:
+    try:
+        return package_metadata.version("quadrille")
+    except package_metadata.PackageNotFoundError:
+        return RELEASE
+
+
+__version__ = installed_version()
 
 
 class PlainJsonPacket(socketio_packet.Packet):
@@ -193,9 +208,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     def health() -> tuple[dict, bool]:
         """For load balancers and checks: this process, its database and its queue, and whether both answer;
-        `sockets` is how many Socket.IO connections this process holds (how evenly nginx spreads them)."""
+        `sockets` is how many Socket.IO connections this process holds (how evenly nginx spreads them), and
+        `version` the release it runs (which process of a rolling upgrade runs which)."""
         answer = {"ok": True, "process": os.getpid(), "database": storage.dialect, "queue": "redis" if queue else None,
-                  "sockets": len(socketio.server.eio.sockets)}
+                  "sockets": len(socketio.server.eio.sockets), "version": __version__}
         for name, ping in (("database", storage.ping), ("queue", client.ping if client is not None else None)):
             if ping is None:
                 continue

@@ -9,6 +9,8 @@ price of stalling the event loop on slow disks).
 """
 from __future__ import annotations
 
+import os
+
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
@@ -30,6 +32,12 @@ def database_url(setting: str) -> str:
     if setting.startswith(("postgresql://", "postgres://")):
         return "postgresql+psycopg://" + setting.split("://", 1)[1]
     return setting
+
+
+def configured_database(setting: str | None = None) -> str:
+    """The database a command acts on, as app.py chooses it: `setting` (a --db flag) if given, else
+    $QUADRILLE_DB, else quadrille.db in the current directory (a SQLite path or a URL: see database_url)."""
+    return setting or os.environ.get("QUADRILLE_DB") or "quadrille.db"
 
 
 def make_engine(url: str) -> Engine:
