@@ -2,7 +2,7 @@
 
 Each module in COMMAND_MODULES has `add_commands(subparsers)`, which adds its subcommands; each subcommand sets
 `run(args) -> int` with `parser.set_defaults(run=...)`. The database is the one the server uses: `--db`, or
-QUADRILLE_DB / QUADRILLE_DATABASE_URL as app.py reads them.
+QUADRILLE_DB (a file path or a database URL) as app.py reads it.
 """
 from __future__ import annotations
 
