@@ -34,6 +34,8 @@ def database_url(setting: str) -> str:
 
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql"):
+        from ..extras import require
+        require("psycopg", "a PostgreSQL database (--db postgresql://..., QUADRILLE_DB)")
         # A pool per process: a request holds a connection for one statement or one short transaction, but
         # under load many requests wait on the database at once, and a connection beyond the pool's size is
         # opened and closed each time (it was a tenth of a process's time): keep enough of them open.
