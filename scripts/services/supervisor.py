@@ -1,6 +1,6 @@
 """The cluster's supervisor: an app process that dies (a crash, the out-of-memory killer, a SIGKILL) is started
 again, after a pause that doubles while it keeps dying (1 s, 2 s, 4 s, ... up to 30 s), so that a process that
-cannot start does not spin; once it has stayed up for a while (60 s) the pause is back to 1 s. Each death and
+cannot start does not spin; once it has served for a while (60 s) the pause is back to 1 s. Each death and
 each restart is logged. scripts/cluster.py calls `check()` from its main loop, a few times a second, in the
 one thread that also stops everything (no race with `Cluster.stop`).
 
@@ -34,7 +34,7 @@ class Watch:
     started: float
     pause: float
     due: float | None = None      # when it is to be started again (it is dead meanwhile)
-    announced: bool = True        # its readiness after a restart was logged
+    serving_since: float | None = None  # when it was seen ready (None: not yet, since its last start)
 
 
 class Supervisor:
@@ -44,7 +44,7 @@ class Supervisor:
         self.apps, self.restarted, self.clock = apps, restarted, clock
         self.first, self.longest, self.steady = first, longest, steady
         now = clock()
-        self.watches = {id(app): Watch(started=now, pause=first) for app in apps}
+        self.watches = {id(app): Watch(started=now, pause=first, serving_since=now) for app in apps}
         self.restarts = 0
 
     def check(self) -> None:
@@ -60,11 +60,12 @@ class Supervisor:
                 self.schedule(app, watch, now)
 
     def note_alive(self, app: App, watch: Watch, now: float) -> None:
-        if not watch.announced and app.ready():
-            watch.announced = True
-            log.warning("app process %d (pid %d) serves again", app.index, app.pid)
-        if now - watch.started >= self.steady:
-            watch.pause = self.first  # it stayed up: the next death is treated as a first one
+        if watch.serving_since is None:
+            if app.ready():
+                watch.serving_since = now
+                log.warning("app process %d (pid %d) serves again", app.index, app.pid)
+        elif now - watch.serving_since >= self.steady:
+            watch.pause = self.first  # it served a while: the next death is treated as a first one
 
     def schedule(self, app: App, watch: Watch, now: float) -> None:
         watch.due = now + watch.pause
@@ -73,7 +74,7 @@ class Supervisor:
         watch.pause = min(watch.pause * 2, self.longest)
 
     def start_again(self, app: App, watch: Watch, now: float) -> None:
-        watch.due, watch.started, watch.announced = None, now, False
+        watch.due, watch.started, watch.serving_since = None, now, None
         try:
             app.start(wait=False)
         except OSError as exc:  # e.g. no more processes: try again after the next pause
