@@ -60,6 +60,14 @@ def test_the_image_installs_the_packages_plainly_and_runs_as_a_user_of_its_own()
     assert one("STOPSIGNAL") == "SIGTERM" and one("FROM").startswith("python:3.11")
 
 
+def test_docker_compose_builds_the_image_with_the_cluster_extra():
+    import yaml
+    spec = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text())
+    for name in ("app1", "app2"):
+        build = spec["services"][name]["build"]
+        assert build["context"] == ".." and "cluster" in build["args"]["EXTRAS"].split(",")
+
+
 def test_the_healthcheck_asks_api_health_with_python_alone():
     command = healthcheck_command()
     assert command[:2] == ["python", "-c"] and "urllib.request" in command[2] and "/api/health" in command[2]
