@@ -13,7 +13,8 @@ COPY games games
 COPY quadrille quadrille
 COPY ai ai
 # A plain (not editable) install of the packages and their dependencies, at the versions tested; the build's
-# leftovers go. app.py runs from /app, where templates/ and static/ are.
+# leftovers go. app.py runs from /app, beside templates/ and static/ (Python finds the same packages' source
+# there first: they are what was installed).
 RUN pip install --no-cache-dir -c constraints.txt ".[${EXTRAS}]" && rm -rf build ./*.egg-info
 COPY app.py ./
 COPY templates templates
