@@ -1,7 +1,9 @@
 """The one-process recipe for real: the command and environment of deploy/systemd/quadrille.service (its
-directories moved under a test's own), behind deploy/nginx-single.conf on a real nginx with TLS, a certificate
-made here by openssl. HTTP is redirected to HTTPS, HTTPS and HTTP/2 are offered, a Socket.IO WebSocket upgrades
-through it, and the access log has a line a request without query strings."""
+directories moved under a test's own), in as much of the unit's sandbox as can be made without systemd (the
+code and the Python installation read-only, as ProtectSystem=strict makes them; no capabilities; no new
+privileges; its UMask), behind deploy/nginx-single.conf on a real nginx with TLS, a certificate made here by
+openssl. HTTP is redirected to HTTPS, HTTPS and HTTP/2 are offered, a Socket.IO WebSocket upgrades through it,
+and the access log has a line a request without query strings."""
 from __future__ import annotations
 
 import os
@@ -11,6 +13,7 @@ import shutil
 import signal
 import ssl
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -67,6 +70,27 @@ class RecipeNginx(Nginx):
         return self.conf
 
 
+def read_only_places() -> list[Path]:
+    """The code and the Python installation it runs (the venv, and the Python it was made from)."""
+    places = []
+    for place in sorted({ROOT.resolve(), Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}):
+        if not any(place.is_relative_to(outer) for outer in places):
+            places.append(place)
+    return places
+
+
+def sandboxed(argv: list[str], unit: list) -> list[str]:
+    """`argv` in a mount namespace of its own where read_only_places() are read-only (the rest of the system
+    cannot be made so here: the test's directories are under /tmp, which the unit keeps private anyway), with an
+    empty capability bounding set, no new privileges and the unit's UMask."""
+    mounts = " && ".join(f"mount --bind {shlex.quote(str(p))} {shlex.quote(str(p))} && "
+                         f"mount -o remount,bind,ro {shlex.quote(str(p))}" for p in read_only_places())
+    assert value(unit, "CapabilityBoundingSet") == "" and value(unit, "NoNewPrivileges") == "yes"
+    script = (f'{mounts} && umask {value(unit, "UMask")} && '
+              'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all -- "$@"')
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sandbox", *argv]
+
+
 @pytest.fixture
 def site():
     where = service_directory("quadrille-single-")
@@ -85,7 +109,7 @@ def site():
     env.update(environment(unit))
     env["QUADRILLE_PUBLIC_URL"] = f"https://127.0.0.1:{https}"  # what /etc/quadrille/quadrille.env holds
     log = private_log(where / "app.log")
-    app = subprocess.Popen(shlex.split(value(unit, "ExecStart")), cwd=value(unit, "WorkingDirectory"), env=env,
+    app = subprocess.Popen(sandboxed(shlex.split(value(unit, "ExecStart")), unit), cwd=value(unit, "WorkingDirectory"), env=env,
                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     log.close()
     try:
@@ -114,6 +138,18 @@ def test_nginx_t_accepts_the_recipe(site, tmp_path):
     nginx.conf = site["access_log"].parent / "nginx.conf"
     checked = subprocess.run(nginx.argv("-t"), capture_output=True, text=True)
     assert checked.returncode == 0 and "test is successful" in checked.stderr, checked.stderr
+
+
+def test_the_app_runs_in_the_units_sandbox(site):
+    pid = site["app"].pid
+    status = dict(line.split(":\t", 1) for line in open(f"/proc/{pid}/status").read().splitlines() if ":\t" in line)
+    assert status["NoNewPrivs"].strip() == "1" and int(status["CapEff"], 16) == int(status["CapBnd"], 16) == 0
+    assert os.readlink(f"/proc/{pid}/exe").startswith(str(Path(sys.base_prefix).resolve()))
+    mounts = {fields[4]: fields[5].split(",") for fields in
+              (line.split() for line in open(f"/proc/{pid}/mountinfo").read().splitlines())}
+    for place in read_only_places():
+        assert "ro" in mounts[str(place)], place
+    assert oct(site["database"].stat().st_mode & 0o777) == "0o600"  # UMask=0077
 
 
 def test_the_single_process_serves_through_nginx_with_tls(site):
