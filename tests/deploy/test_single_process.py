@@ -25,7 +25,7 @@ from scripts.services import ROOT
 from scripts.services.nginx import Nginx
 from scripts.services.process import free_port
 from scripts.services.users import private_directory, private_log, shared_with
-from tests.deploy.units import UNITS, environment, for_this_machine, read_unit, value
+from tests.deploy.units import UNITS, environment, for_this_machine, read_only_places, read_unit, sandboxed, value
 from tests.support.servers import service_directory
 from tests.support.waiting import wait_until
 
@@ -68,27 +68,6 @@ class RecipeNginx(Nginx):
         self.conf.write_text(self.text)
         private_directory(self.directory, self.run_as, recursive=True)
         return self.conf
-
-
-def read_only_places() -> list[Path]:
-    """The code and the Python installation it runs (the venv, and the Python it was made from)."""
-    places = []
-    for place in sorted({ROOT.resolve(), Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}):
-        if not any(place.is_relative_to(outer) for outer in places):
-            places.append(place)
-    return places
-
-
-def sandboxed(argv: list[str], unit: list) -> list[str]:
-    """`argv` in a mount namespace of its own where read_only_places() are read-only (the rest of the system
-    cannot be made so here: the test's directories are under /tmp, which the unit keeps private anyway), with an
-    empty capability bounding set, no new privileges and the unit's UMask."""
-    mounts = " && ".join(f"mount --bind {shlex.quote(str(p))} {shlex.quote(str(p))} && "
-                         f"mount -o remount,bind,ro {shlex.quote(str(p))}" for p in read_only_places())
-    assert value(unit, "CapabilityBoundingSet") == "" and value(unit, "NoNewPrivileges") == "yes"
-    script = (f'{mounts} && umask {value(unit, "UMask")} && '
-              'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all -- "$@"')
-    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sandbox", *argv]
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ rewritten for this machine: /opt/quadrille to the repository, its venv's python 
 directories under /var/lib and /run to a test's own."""
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
@@ -48,3 +49,24 @@ def for_this_machine(text: str, state: Path | None = None, run: Path | None = No
     if run is not None:
         text = text.replace("/run/quadrille", str(run))
     return text
+
+
+def read_only_places() -> list[Path]:
+    """The code and the Python installation it runs (the venv, and the Python it was made from)."""
+    places = []
+    for place in sorted({ROOT.resolve(), Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve()}):
+        if not any(place.is_relative_to(outer) for outer in places):
+            places.append(place)
+    return places
+
+
+def sandboxed(argv: list[str], unit: list) -> list[str]:
+    """`argv` in a mount namespace of its own where read_only_places() are read-only (the rest of the system
+    cannot be made so here: the test's directories are under /tmp, which the unit keeps private anyway), with an
+    empty capability bounding set, no new privileges and the unit's UMask."""
+    mounts = " && ".join(f"mount --bind {shlex.quote(str(p))} {shlex.quote(str(p))} && "
+                         f"mount -o remount,bind,ro {shlex.quote(str(p))}" for p in read_only_places())
+    assert value(unit, "CapabilityBoundingSet") == "" and value(unit, "NoNewPrivileges") == "yes"
+    script = (f'{mounts} && umask {value(unit, "UMask")} && '
+              'exec setpriv --no-new-privs --bounding-set=-all --inh-caps=-all -- "$@"')
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sandbox", *argv]
