@@ -101,7 +101,8 @@ def create_app(config: dict | None = None) -> Flask:
         config["RATELIMIT_STORAGE_URI"] = queue  # budgets per address hold across processes
     redis_pool, counter_options, queue_options = None, {}, {}
     if queue:
-        import redis
+        from .extras import require
+        redis = require("redis", "a message queue (--message-queue, QUADRILLE_MESSAGE_QUEUE)")
 
         from .infra.message_queue import RoomAwareRedisManager
         # One bounded pool for presence, leases, timers and the budgets: a greenlet that finds every
