@@ -158,3 +158,23 @@ print(json.dumps({"json": out.getvalue(), "debug": debug.getvalue()}))
     assert record["logger"] == "quadrille.moderation" and record["message"] == "banned mallory"
     assert record["account"] == "mallory" and record["level"] == "INFO"
     assert "INFO alembic.runtime.migration: Context impl SQLiteImpl." in seen["debug"]
+
+
+def test_behind_a_trusted_proxy_the_lines_name_the_forwarded_client(tmp_path):
+    proc = ServerProcess(tmp_path / "proxied.db", settings={"PROXY_HOPS": 1}).start()
+    forwarded = {"X-Forwarded-For": "198.51.100.4"}   # from 127.0.0.1, a trusted proxy by default
+    try:
+        assert requests.get(f"{proc.url}/api/games", headers=forwarded).status_code == 200
+        sio = socketio.Client(reconnection=False)
+        sio.connect(proc.url, transports=["websocket"], headers=forwarded, wait_timeout=10)
+        sio.disconnect()
+        requests.post(f"{proc.url}/api/account/login", json={"name": "mallory", "password": "nope"}, headers=forwarded)
+        wait_until(lambda: all(part in log_text(proc) for part in ("SOCKET disconnect", "login failed", "/login")),
+                   10, "the lines")
+        text = log_text(proc)
+    finally:
+        proc.stop()
+    assert '198.51.100.4 "GET /api/games" 200' in text
+    assert '198.51.100.4 "SOCKET connect" #1' in text and '198.51.100.4 "SOCKET disconnect" #1' in text
+    assert 'login failed from 198.51.100.4 for account "mallory"' in text
+    assert "127.0.0.1 \"" not in text
