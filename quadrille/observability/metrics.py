@@ -9,7 +9,7 @@ gunicorn's workers) would buy nothing, and each process's numbers (its sockets, 
 uneven spread. docs/hosting.md, "Metrics", lists them; deploy/grafana/quadrille-dashboard.json draws them.
 
 What each costs (another engineer measures the moves' throughput): a move pays one Counter.inc and one
-Histogram.observe, about a microsecond each, in a wrapper around the `move` handler (the Socket.IO door, never
+Histogram.observe (5 µs together, measured on a busy two-core machine), in a wrapper around the `move` handler (the Socket.IO door, never
 the match core). Everything else is read when Prometheus scrapes: the sockets, the computer's queue, the matches
 under way (one query, kept for a few seconds), and the round trip to the database and to Redis (one `SELECT 1`
 and one PING, timed: no hook on every query, which would slow each move's write).
@@ -36,6 +36,7 @@ EXTENSION = "quadrille.metrics"
 MOVE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 SEARCH_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0)
 UNDER_WAY_WINDOW = 600.0   # a match under way: started, not over, and an event within this many seconds
+HTTP_MOVE = "api.play_move"  # the JSON API's endpoint of a move
 UNDER_WAY_CACHE = 5.0      # seconds one count of the matches under way answers the scrapes
 
 
@@ -60,9 +61,10 @@ class Metrics:
         for collector in (ProcessCollector, PlatformCollector, GCCollector):
             collector(registry=self.registry)
         r = self.registry
-        self.moves = Counter("quadrille_moves_accepted", "Moves accepted over Socket.IO", registry=r)
-        self.refused = Counter("quadrille_moves_refused", "Moves refused over Socket.IO, by the error answered",
-                               ["reason"], registry=r)
+        self.moves = Counter("quadrille_moves_accepted", "Moves accepted, by door (socket: Socket.IO, http: the "
+                             "JSON API's POST /api/matches/<id>/moves)", ["door"], registry=r)
+        self.refused = Counter("quadrille_moves_refused", "Moves refused, by door and by the error answered",
+                               ["door", "reason"], registry=r)
         self.latency = Histogram("quadrille_move_seconds", "From a move's event arriving to its answer, the "
                                  "room's STATE sent on the way (accepted moves)", buckets=MOVE_BUCKETS, registry=r)
         self.search = Histogram("quadrille_computer_search_seconds", "A computer player's search, from the "
@@ -70,12 +72,13 @@ class Metrics:
                                 registry=r)
         self.budgets = Counter("quadrille_budget_refusals", "Requests, events and connections refused by a "
                                "budget (rate limits), by budget", ["budget"], registry=r)
-        self._refused_by = {}   # reason -> its child counter: labels() costs more than the inc itself
+        self.socket_moves = self.moves.labels("socket")  # labels() costs more than the inc itself: kept
+        self._refused_by = {}   # (door, reason) -> its child counter
 
-    def refuse_move(self, reason: str) -> None:
-        child = self._refused_by.get(reason)
+    def refuse_move(self, reason: str, door: str = "socket") -> None:
+        child = self._refused_by.get((door, reason))
         if child is None:
-            child = self._refused_by[reason] = self.refused.labels(reason)
+            child = self._refused_by[door, reason] = self.refused.labels(door, reason)
         child.inc()
 
 
@@ -108,7 +111,10 @@ class ReadAtScrape:
         from ..infra.schema import matches_table as m
         counts = dict.fromkeys(games.names(), 0)
         with self.storage.reading() as conn:
-            rows = conn.execute(select(m.c.game, m.c.summary).where(m.c.updated > time.time() - UNDER_WAY_WINDOW))
+            # `listed IN (false, true)`: every row, read through ix_matches_listed_updated as two ranges of recent
+            # rows rather than by scanning the whole table
+            rows = conn.execute(select(m.c.game, m.c.summary).where(
+                m.c.listed.in_([False, True]), m.c.updated > time.time() - UNDER_WAY_WINDOW))
             tally = Tally(game for game, text in rows if under_way(text))
         counts.update(tally)
         self._under_way = (time.monotonic(), counts)
@@ -143,7 +149,8 @@ def count_moves(server, metrics: Metrics) -> None:
     """Wrap the `move` handler: an accepted move is counted and timed, a refused one counted by its error."""
     handlers = server.handlers["/"]
     move = handlers["move"]
-    accepted, observe, refuse, clock = metrics.moves.inc, metrics.latency.observe, metrics.refuse_move, time.perf_counter
+    accepted, observe, refuse = metrics.socket_moves.inc, metrics.latency.observe, metrics.refuse_move
+    clock = time.perf_counter
 
     def timed_move(sid, *args):
         started = clock()
@@ -155,6 +162,22 @@ def count_moves(server, metrics: Metrics) -> None:
             refuse(answer.get("error") or "unknown")
         return answer
     handlers["move"] = timed_move
+
+
+def count_http_moves(app, metrics: Metrics) -> None:
+    """Moves through the JSON API (bots that poll): counted after the answer, by its status and error."""
+    from flask import request
+    accepted = metrics.moves.labels("http")
+
+    def counted(response):
+        if request.endpoint == HTTP_MOVE:
+            if response.status_code == 200:
+                accepted.inc()
+            else:
+                body = response.get_json(silent=True)
+                metrics.refuse_move(body.get("error", "unknown") if isinstance(body, dict) else "unknown", "http")
+        return response
+    app.after_request(counted)
 
 
 def count_refusals(app, server, budgets, metrics: Metrics) -> None:
@@ -192,6 +215,7 @@ def install(app, socketio, storage, redis_client=None) -> Metrics:
     server, service = socketio.server, app.extensions["quadrille"]
     metrics.registry.register(ReadAtScrape(server.eio, service.computer, storage, redis_client))
     count_moves(server, metrics)
+    count_http_moves(app, metrics)
     count_refusals(app, server, app.extensions["quadrille.budgets"], metrics)
     service.computer.searched = lambda seconds, person: metrics.search.labels(
         "person" if person else "demo").observe(seconds)

@@ -70,15 +70,23 @@ def test_a_match_played_over_socketio_is_seen_in_the_metrics(metered):
 
     during = scrape(metered.metrics_url)  # the match is still under way, its player connected
     assert value(during, "quadrille_sockets_connected") >= 1
-    assert value(during, "quadrille_moves_accepted_total") == played
+    assert value(during, "quadrille_moves_accepted_total", door="socket") == played
     assert value(during, "quadrille_move_seconds_count") == played
     assert 0 < value(during, "quadrille_move_seconds_sum") < played * 5
     assert value(during, "quadrille_move_seconds_bucket", le="+Inf") == played
-    assert value(during, "quadrille_moves_refused_total", reason="illegal-move") == 1
+    assert value(during, "quadrille_moves_refused_total", door="socket", reason="illegal-move") == 1
     assert value(during, "quadrille_matches_under_way", game="trails") >= 1
     assert value(during, "quadrille_database_round_trip_seconds") > 0
     assert value(during, "quadrille_redis_round_trip_seconds") > 0
     assert ("quadrille_computer_queue_length", ()) in during
+    # A bot's moves through the JSON API are counted too, by door.
+    headers = {"Authorization": f"Bearer {token}"}
+    bad = requests.post(f"{metered.url}/api/matches/{match}/moves", json={"move": "nowhere"}, headers=headers)
+    good = requests.post(f"{metered.url}/api/matches/{match}/moves", json={"move": state["legal"][0]}, headers=headers)
+    assert (bad.status_code, good.status_code) == (400, 200)
+    after = scrape(metered.metrics_url)
+    assert value(after, "quadrille_moves_accepted_total", door="http") == 1
+    assert value(after, "quadrille_moves_refused_total", door="http", reason="illegal-move") == 1
     player.disconnect()
 
 
@@ -98,7 +106,7 @@ def test_budgets_refused_and_the_computer_are_counted(metered):
                "the computer's move")
     samples = scrape(metered.metrics_url)
     assert value(samples, "quadrille_budget_refusals_total", budget="socket-event") >= 4
-    assert value(samples, "quadrille_moves_refused_total", reason="rate-limited") >= 4
+    assert value(samples, "quadrille_moves_refused_total", door="socket", reason="rate-limited") >= 4
     assert value(samples, "quadrille_computer_search_seconds_count", kind="person") >= 1
     human.disconnect()
 
