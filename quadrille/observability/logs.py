@@ -20,7 +20,10 @@ it as the only proof of a session): a connection's lines share a number of this 
 Engine.IO's own HTTP requests (/socket.io/: polls, the WebSocket's upgrade) are not logged one by one; the
 connection and disconnection are. Socket.IO events (moves...) are never logged: they are the hot path. A
 successful `/api/health` is logged at DEBUG: load balancers and Docker's HEALTHCHECK ask it every few seconds,
-which would be most of the log and say nothing; a failing one is logged at INFO like any other request.
+which would be most of the log and say nothing; a failing one is logged at INFO like any other request. So is
+a request or a connection refused by a budget (429, `rate-limited`): web/refusal_log.py sums those up once a
+minute with the addresses they came from, because a flood's refusals, a line each, would drown the log and cost
+a write each (what the budget spares the server).
 
 Failed logins (logger `quadrille.auth`, WARNING), from POST /account/login and POST /account/tokens:
 
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
 import time
 from datetime import datetime, timezone
@@ -46,6 +50,7 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 FORMATS = ("text", "json")
 SOCKETIO_PATH = "/socket.io"
 HEALTH_PATH = "/api/health"
+RATE_LIMITED = "rate-limited"
 LOGIN_ENDPOINTS = ("players_api.log_in_", "players_api.create_token")
 SHOWN_PATH = 200     # characters of a path shown at most
 SHOWN_NAME = 64      # characters of an account name attempted shown at most
@@ -98,6 +103,22 @@ def configure(level="INFO", fmt: str = "text", stream=None) -> int:
     return number
 
 
+def configure_from_environment(environ=None) -> int:
+    """QUADRILLE_LOG_LEVEL and QUADRILLE_LOG_FORMAT (plain text, or JSON text as app.py takes every setting), for
+    the commands that are not the server (python -m quadrille admin): their moderation lines come out as the
+    server's do."""
+    environ = os.environ if environ is None else environ
+
+    def setting(name: str, default: str) -> str:
+        raw = environ.get(f"QUADRILLE_{name}") or default
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return raw
+        return value if isinstance(value, (str, int)) else raw
+    return configure(setting("LOG_LEVEL", "INFO"), setting("LOG_FORMAT", "text"))
+
+
 # -- what a client sent, shown safely ----------------------------------------------------------------------
 def shown(text, limit: int) -> str:
     """A client's text for a log line: at most `limit` characters, with quotes, backslashes and anything not
@@ -138,7 +159,8 @@ class AccessLog:
 
     @staticmethod
     def line(environ: dict, path: str, status: str, started: float, size: int) -> None:
-        level = logging.DEBUG if path == HEALTH_PATH and status == "200" else logging.INFO
+        quiet = status == "429" or (status == "200" and path == HEALTH_PATH)
+        level = logging.DEBUG if quiet else logging.INFO
         if not ACCESS.isEnabledFor(level):
             return
         address = environ.get("REMOTE_ADDR") or "-"   # read now: a trusted proxy's forwarded one is in place
@@ -175,7 +197,9 @@ class SocketLog:
     """Wraps the Socket.IO server's connect and disconnect handlers (as python-socketio calls them): one line
     when a connection is accepted or refused, one when it ends, with how long it lasted and why it ended."""
 
-    def __init__(self, server):
+    def __init__(self, server, refusals=None):
+        """`refusals`: the app's web/refusal_log.py, which sums up the connections refused by a budget."""
+        self.refusals = refusals
         self.numbers = count(1)
         self.open: dict[str, tuple[int, str, float]] = {}   # sid -> (number, address, since)
         handlers = server.handlers.setdefault("/", {})
@@ -187,7 +211,11 @@ class SocketLog:
         try:
             accepted = self._connect(sid, environ, *args)
         except ConnectionRefusedError as refused:
-            self._line(address, "refused", number, self._reason(refused))
+            reason = self._reason(refused)
+            over_budget = reason == RATE_LIMITED
+            if over_budget and self.refusals is not None:
+                self.refusals.count("socket-connection", address)
+            self._line(address, "refused", number, reason, level=logging.DEBUG if over_budget else None)
             raise
         if accepted is False:
             self._line(address, "refused", number, None)
@@ -212,7 +240,8 @@ class SocketLog:
         return first.get("error") if isinstance(first, dict) else None
 
     @staticmethod
-    def _line(address: str, event: str, number: int, reason: str | None, seconds: float | None = None) -> None:
+    def _line(address: str, event: str, number: int, reason: str | None, seconds: float | None = None,
+              level: int | None = None) -> None:
         fields = {"address": address, "method": "SOCKET", "event": event, "socket": number}
         tail = ""
         if seconds is not None:
@@ -221,7 +250,8 @@ class SocketLog:
         if reason:
             fields["reason"] = reason
             tail += f" ({reason})"
-        ACCESS.info('%s "SOCKET %s" #%d%s', address, event, number, tail, extra={"fields": fields})
+        ACCESS.log(level or logging.INFO, '%s "SOCKET %s" #%d%s', address, event, number, tail,
+                   extra={"fields": fields})
 
 
 # -- failed logins -----------------------------------------------------------------------------------------
@@ -245,5 +275,5 @@ def install(app, socketio) -> None:
     the app's own middleware is in place (security.install): this goes outside it, and sees the answers the
     client got, and the address the trusted proxy's headers resolved."""
     app.wsgi_app = AccessLog(app.wsgi_app)
-    app.extensions["quadrille.socket_log"] = SocketLog(socketio.server)
+    app.extensions["quadrille.socket_log"] = SocketLog(socketio.server, app.extensions.get("quadrille.refusals"))
     app.after_request(log_failed_login)

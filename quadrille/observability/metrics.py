@@ -204,7 +204,8 @@ def count_refusals(app, server, budgets, metrics: Metrics) -> None:
         count = refusals.count
 
         def counted(kind, address):
-            metrics.budgets.labels(f"http-{kind}").inc()
+            if not kind.startswith("socket-"):  # (the log's socket refusals are counted above, at the budget)
+                metrics.budgets.labels(f"http-{kind}").inc()
             count(kind, address)
         refusals.count = counted
 

@@ -178,3 +178,22 @@ def test_behind_a_trusted_proxy_the_lines_name_the_forwarded_client(tmp_path):
     assert '198.51.100.4 "SOCKET connect" #1' in text and '198.51.100.4 "SOCKET disconnect" #1' in text
     assert 'login failed from 198.51.100.4 for account "mallory"' in text
     assert "127.0.0.1 \"" not in text
+
+
+def test_the_admin_commands_log_moderation_in_the_servers_format(tmp_path):
+    (tmp_path / "fake_moderation.py").write_text(
+        "import logging\n"
+        "def add_commands(subparsers):\n"
+        "    ban = subparsers.add_parser('ban')\n"
+        "    ban.add_argument('name')\n"
+        "    ban.set_defaults(run=lambda args: logging.getLogger('quadrille.moderation').info(\n"
+        "        'banned %s', args.name, extra={'fields': {'account': args.name}}))\n")
+    probe = ("import sys; from quadrille.admin import cli; cli.COMMAND_MODULES.append('fake_moderation'); "
+             "sys.exit(cli.main(['ban', 'mallory']))")
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": f"{ROOT}:{tmp_path}", "QUADRILLE_LOG_FORMAT": '"json"',
+           "QUADRILLE_LOG_LEVEL": "WARNING"}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stderr.strip().splitlines()[-1])
+    assert (record["logger"], record["level"], record["message"], record["account"]) == (
+        "quadrille.moderation", "INFO", "banned mallory", "mallory")

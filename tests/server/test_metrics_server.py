@@ -142,3 +142,33 @@ def test_the_grafana_dashboard_queries_only_metrics_a_real_scrape_has(metered):
     scraped = {name for name, _ in scrape(metered.metrics_url)}
     assert queried <= scraped, f"the dashboard queries metrics no scrape has: {sorted(queried - scraped)}"
     human.disconnect()
+
+
+def test_connections_and_requests_over_their_budgets_are_counted_and_summed_up(tmp_path):
+    port = free_port()
+    proc = ServerProcess(tmp_path / "crowded.db", settings={"METRICS": f"127.0.0.1:{port}", "LOG_LEVEL": "DEBUG",
+                                                            "CONNECTIONS_PER_ADDRESS": 1, "HTTP_RATE": "3 per minute"}
+                         ).start()
+    try:
+        first = connected(proc)
+        second = socketio.Client(reconnection=False)
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            second.connect(proc.url, transports=["websocket"], wait_timeout=10)
+        wait_until(lambda: '"SOCKET refused"' in proc.log_path.read_text(), 10, "the refusal's line")
+        answers = [requests.get(f"{proc.url}/api/games").status_code for _ in range(5)]
+        assert answers == [200, 200, 200, 429, 429]
+        samples = scrape(f"http://127.0.0.1:{port}/metrics")
+        first.disconnect()
+    finally:
+        proc.stop()  # the refusals counted since the last summary are summed up as it stops
+    assert re.search(r"INFO quadrille\.refusals: refused in the last \d+ s: 2 rate-limited, 1 socket-connection; "
+                     r"from 1 addresses, most from 127\.0\.0\.1 \(3\)$", proc.log_path.read_text(), re.M)
+    refusals = {labels: n for (name, labels), n in samples.items() if name == "quadrille_budget_refusals_total" and n}
+    assert refusals == {(("budget", "socket-connection"),): 1, (("budget", "http-rate-limited"),): 2}
+    assert value(samples, "quadrille_sockets_connected") == 1
+    # At DEBUG only: a flood's refusals are summed up once a minute (web/refusal_log.py), not written a line each.
+    assert re.search(r' DEBUG quadrille\.access: 127\.0\.0\.1 "SOCKET refused" #2 \(rate-limited\)$',
+                     proc.log_path.read_text(), re.M)
+    log = proc.log_path.read_text()
+    assert log.count('DEBUG quadrille.access: 127.0.0.1 "GET /api/games" 429') == 2
+    assert log.count('INFO quadrille.access: 127.0.0.1 "GET /api/games" 200') == 3
