@@ -231,7 +231,8 @@ def main(argv=None) -> int:
 
     settings = settings_from_environment(DEFAULTS)
     try:  # the level and format of every line from here on (QUADRILLE_LOG_LEVEL, QUADRILLE_LOG_FORMAT)
-        logs.configure(settings.get("LOG_LEVEL", DEFAULTS["LOG_LEVEL"]), settings.get("LOG_FORMAT", DEFAULTS["LOG_FORMAT"]))
+        logs.configure(settings.get("LOG_LEVEL", DEFAULTS["LOG_LEVEL"]),
+                       settings.get("LOG_FORMAT", DEFAULTS["LOG_FORMAT"]))
         metrics.parse_address(settings.get("METRICS", DEFAULTS["METRICS"]))
     except ValueError as exc:
         print(exc, file=sys.stderr, flush=True)

@@ -8,11 +8,11 @@ not the forks of one server, so prometheus-client's multiprocess mode (a shared 
 gunicorn's workers) would buy nothing, and each process's numbers (its sockets, its moves) are what tell an
 uneven spread. docs/hosting.md, "Metrics", lists them; deploy/grafana/quadrille-dashboard.json draws them.
 
-What each costs (another engineer measures the moves' throughput): a move pays one Counter.inc and one
-Histogram.observe (5 µs together, measured on a busy two-core machine), in a wrapper around the `move` handler (the Socket.IO door, never
-the match core). Everything else is read when Prometheus scrapes: the sockets, the computer's queue, the matches
-under way (one query, kept for a few seconds), and the round trip to the database and to Redis (one `SELECT 1`
-and one PING, timed: no hook on every query, which would slow each move's write).
+What each costs: a move pays one Counter.inc and one Histogram.observe (5 µs together, measured on a busy
+two-core machine), in a wrapper around the `move` handler (the Socket.IO door, never the match core). Everything
+else is read when Prometheus scrapes: the sockets, the computer's queue, the matches under way (one query, kept
+for a few seconds), and the round trip to the database and to Redis (one `SELECT 1` and one PING, timed: no hook
+on every query, which would slow each move's write).
 
     install(app, socketio, storage, redis_client)   # create_app, when METRICS is set: the metrics of this app
     serve(app)                                      # app.py: the listener; answers (host, port)
