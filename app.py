@@ -249,14 +249,20 @@ def drain(app) -> None:
 def main(argv=None) -> int:
     args = parse_args(argv)
     patch(args.async_mode)
-    import logging  # noqa: E402 - imported after monkey-patching on purpose
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from quadrille import create_app
+    from quadrille import create_app  # noqa: E402 - imported after monkey-patching on purpose
     from quadrille.extras import MissingExtra
+    from quadrille.observability import logs, metrics
     from quadrille.settings import DEFAULTS
     from quadrille.web.unix_socket import SocketInUse
 
     settings = settings_from_environment(DEFAULTS)
+    try:  # the level and format of every line from here on (QUADRILLE_LOG_LEVEL, QUADRILLE_LOG_FORMAT)
+        logs.configure(settings.get("LOG_LEVEL", DEFAULTS["LOG_LEVEL"]),
+                       settings.get("LOG_FORMAT", DEFAULTS["LOG_FORMAT"]))
+        metrics.parse_address(settings.get("METRICS", DEFAULTS["METRICS"]))
+    except ValueError as exc:
+        print(exc, file=sys.stderr, flush=True)
+        return 2
     refused = unix_socket_refusal(args, settings, DEFAULTS)
     if refused:
         print(refused, file=sys.stderr, flush=True)
@@ -278,8 +284,10 @@ def main(argv=None) -> int:
     tune_garbage_collector()
     app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
     queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
+    scraped = metrics.serve(app)  # METRICS: its own listener, never the site's (docs/hosting.md, "Metrics")
+    scrape = f", metrics on http://{scraped[0]}:{scraped[1]}/metrics" if scraped else ""
     ready = (f"Quadrille ready on {' and '.join(addresses)} (async mode {args.async_mode}, database "
-             f"{shown(args.db)}{queue}, process {os.getpid()})")
+             f"{shown(args.db)}{queue}{scrape}, process {os.getpid()})")
     try:
         serve(app, args.async_mode, socks, ready)
     except KeyboardInterrupt:

@@ -51,6 +51,7 @@ from .web.socket_context import LeanSocketIO
 from .matches.cache import MatchCache
 from .matches import summary
 from .matches.retention import Retention
+from .observability import logs as observed_logs
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
@@ -240,6 +241,12 @@ def create_app(config: dict | None = None) -> Flask:
     register_error_handlers(app)
     # 429s and CSRF refusals counted and summed up once a minute, not logged one line each (web/refusal_log.py).
     app.extensions["quadrille.backends"].append(refusal_log.install(app, spawn, sleep))
+    # Outside every other door: one access line per request and socket, failed logins (observability/logs.py);
+    # the Prometheus metrics only when METRICS names where to serve them (observability/metrics.py).
+    observed_logs.install(app, socketio)
+    if config["METRICS"]:
+        from .observability import metrics
+        metrics.install(app, socketio, storage, client)
     return app
 
 

@@ -10,6 +10,8 @@ import argparse
 import importlib
 import sys
 
+from ..observability import logs
+
 # the families of commands; a new one adds its module here
 COMMAND_MODULES: list[str] = [
     "quadrille.admin.backup_commands",
@@ -27,6 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:  # the server's log format and level (QUADRILLE_LOG_FORMAT, _LEVEL): moderation lines look the same
+        logs.configure_from_environment()
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     return int(args.run(args) or 0)
 
 
