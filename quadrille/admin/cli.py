@@ -11,7 +11,9 @@ import importlib
 import sys
 
 # the families of commands; a new one adds its module here
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "quadrille.admin.moderation_commands",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
