@@ -245,6 +245,7 @@ def main(argv=None) -> int:
                       "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
     tune_garbage_collector()
     app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
+    app.extensions["quadrille.live_moderation"].start()  # follows bans and closes made by `quadrille admin`
     queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
     ready = (f"Quadrille ready on {' and '.join(addresses)} (async mode {args.async_mode}, database "
              f"{shown(args.db)}{queue}, process {os.getpid()})")

@@ -193,7 +193,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.moderation"] = moderation
     app.extensions["quadrille.live_moderation"] = live_moderation
     app.extensions["quadrille.backends"] = [clocks, presence, leases, timers,  # closed at shutdown (app.py)
-                                            live_moderation.start()]
+                                            live_moderation]  # started by app.py, as the clocks' heartbeat
     clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
     # Lists of games read summaries (matches/summary.py): an earlier release's matches are summarised in the
     # background; unopened anonymous imports expire (matches/retention.py); by-name matches idle out.

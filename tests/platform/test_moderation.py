@@ -1,7 +1,8 @@
 """Moderation (quadrille/moderation/): the operator's commands (`python -m quadrille admin ...`, run here in
 the test's process on the app's database), the moderators' API and page, and players' reports, on SQLite and
 PostgreSQL. The app is a server's: the commands write the database, and the app follows the moderation log
-(quadrille/moderation/live.py; here turned by hand, `follow(app)`) as a running server does every second."""
+(quadrille/moderation/live.py; app.py starts it in a server, here the tests turn it by hand: `follow(app)`).
+tests/server/test_moderation_server.py runs the commands against a real server process."""
 from __future__ import annotations
 
 import logging
@@ -13,7 +14,6 @@ from quadrille.admin.cli import main as admin
 from quadrille.infra.schema import moderation_log_table, rated_matches_table, reports_table
 from tests.support.players import Player, play_to_the_end
 
-pytestmark = pytest.mark.app_settings(MODERATION_POLL=0)  # no thread of its own: the tests turn it
 
 
 def run(app, command, *argv) -> int:
@@ -160,7 +160,7 @@ def test_reports_are_checked_counted_and_listed(app, ann, bob, capsys):
 
 
 def test_reports_have_a_budget_per_account(make_app):
-    app = make_app(RATELIMIT_ENABLED=True, REPORT_RATE="2 per hour", MODERATION_POLL=0)
+    app = make_app(RATELIMIT_ENABLED=True, REPORT_RATE="2 per hour")
     ann, _ = Player(app, "ann"), Player(app, "bob")
     answers = [ann.post("/api/reports", {"account": "bob", "reason": "other"}).status_code for _ in range(3)]
     assert answers == [201, 201, 429] and count(app, reports_table) == 2
@@ -226,3 +226,29 @@ def test_the_profile_and_match_pages_offer_report_and_block(app, ann, bob):
     assert refused.status_code == 400 and b"Nothing was sent" in refused.data
     assert count(app, reports_table) == 1
     assert b"Log in to report" in app.test_client().get("/report?account=bob").data
+
+
+def test_0012_downgrades_and_upgrades_again_keeping_the_accounts(empty_database):
+    from sqlalchemy import inspect, text
+
+    from quadrille.infra import migrate
+    from quadrille.infra.engine import database_url, make_engine
+    engine = make_engine(database_url(empty_database))
+    try:
+        assert migrate.upgrade(engine, "head")[-1] == "0012"
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO accounts (name, name_key, password_hash, seat_salt, created, name_skeleton,"
+                              " banned) VALUES ('ann', 'ann', 'h', 's', 1.0, 'ann', 2.0)"))
+        with engine.connect() as conn:
+            migrate.command.downgrade(migrate.config(conn), "0011")
+            conn.commit()
+        with engine.connect() as conn:
+            columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
+            assert not {"banned", "muted", "moderator"} & columns
+            assert not {"reports", "moderation_log"} & set(inspect(conn).get_table_names())
+        assert migrate.upgrade(engine, "head") == ["0012"]
+        with engine.connect() as conn:
+            row = conn.execute(text("SELECT name, banned, moderator FROM accounts")).one()
+        assert (row.name, row.banned, bool(row.moderator)) == ("ann", None, False)
+    finally:
+        engine.dispose()
