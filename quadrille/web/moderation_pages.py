@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import time
 
-import games
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
 from ..errors import ServiceError
 from ..moderation import REASONS
 from ..moderation.decisions import MAX_NOTE, MAX_TEXT
 from .moderation_api import moderation, moderator
+from .player_pages import game_titles
 from .sessions import current_account
 
 bp = Blueprint("moderation_pages", __name__)
@@ -54,7 +54,7 @@ def moderation_page():
     service = moderation()
     return render_template("moderation.html", me=me, matches=service.under_way(), players=service.reported_players(),
                            reports=service.open_reports(), accounts=service.sanctioned(), journal=service.journal(50),
-                           games=games.names(), with_csrf=True,
+                           games=game_titles(), with_csrf=True,
                            max_note=MAX_NOTE, reasons=REASONS)
 
 
