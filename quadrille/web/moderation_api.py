@@ -131,5 +131,8 @@ def names_something() -> bool:
     """Whether this match API request carries words others would see (a match name, a seat's `player` name)."""
     if request.args.get("player"):
         return True
-    body = request.get_json(silent=True) if request.is_json else None
+    try:
+        body = request.get_json(silent=True) if request.is_json else None
+    except RecursionError:  # JSON nested deeper than Python parses: the view refuses it (json_body)
+        return False
     return isinstance(body, dict) and bool(body.get("player") or (request.endpoint == "api.join_by_name"))
