@@ -217,6 +217,9 @@ def test_the_profile_and_match_pages_offer_report_and_block(app, ann, bob):
     match = rated_match(ann, bob)
     profile = ann.get("/players/bob").data
     assert b"/report?account=bob" in profile and b"Block" in profile
+    # blocking, from the profile's "Block" (the account page's form), needs the session's CSRF token too
+    assert ann.client.post("/api/account/blocks", json={"name": "bob"}).status_code == 403
+    assert ann.post("/api/account/blocks", {"name": "bob"}).json["blocks"][0]["name"] == "bob"
     assert f"/report?match={match}".encode() in app.test_client().get(f"/m/{match}").data
     form = ann.get("/report?account=bob")
     assert form.status_code == 200 and b'name="reason"' in form.data
