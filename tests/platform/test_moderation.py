@@ -98,6 +98,16 @@ def test_closing_a_match_ends_it_as_aborted_by_the_site_unrated_and_the_room_hea
     assert run(app, "close", "nosuchmatch") == 1
 
 
+def test_a_match_with_a_running_clock_is_closed_and_its_clock_stops(app, ann, bob):
+    made = ann.challenge("bob", "trails", first="challenger", clock={"kind": "realtime", "minutes": 5, "increment": 0})
+    match = bob.post(f"/api/challenges/{made['challenge']}/accept").json["match"]
+    assert ann.move(match, app.test_client().get(f"/api/matches/{match}").json["legal"][0]).status_code == 200
+    assert run(app, "close", "--", match) == 0
+    follow(app)
+    state = app.test_client().get(f"/api/matches/{match}").json
+    assert state["outcome"]["by"] == "site" and state["clock"]["running"] is None
+
+
 def test_deleting_a_match_removes_it_and_its_record(app, ann, bob, capsys):
     match = rated_match(ann, bob)
     assert run(app, "delete", "--", match) == 0
