@@ -283,6 +283,7 @@ def main(argv=None) -> int:
         return 2
     tune_garbage_collector()
     app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
+    app.extensions["quadrille.live_moderation"].start()  # follows bans and closes made by `quadrille admin`
     queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
     scraped = metrics.serve(app)  # METRICS: its own listener, never the site's (docs/hosting.md, "Metrics")
     scrape = f", metrics on http://{scraped[0]}:{scraped[1]}/metrics" if scraped else ""

@@ -42,7 +42,9 @@ from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
-from .web import blocks_api, seat_names
+from .moderation import ModerationService
+from .moderation.live import LiveModeration
+from .web import blocks_api, moderation_api, moderation_pages, seat_names
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
@@ -191,6 +193,11 @@ def create_app(config: dict | None = None) -> Flask:
     service.bus.subscribe(REMATCH, ratings.on_rematch)  # a rated match's rematch is rated
     service.bus.subscribe(REMATCH, accounts.on_rematch)  # a rematch's seats go to the same accounts
     accounts.forgetters.extend([ratings.forget, challenges.forget])
+    moderation = ModerationService(storage, service, accounts, challenges,
+                                   budget=per_account_budget(budgets, config["REPORT_RATE"], "reports"))
+    live_moderation = LiveModeration(moderation.store, service, accounts, spawn=spawn, sleep=sleep,
+                                     every=config["MODERATION_POLL"],
+                                     close_room=lambda account_id: socketio.close_room(inbox.room_of(account_id)))
     inbox.register(socketio)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
@@ -200,7 +207,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.presence"] = presence
     app.extensions["quadrille.budgets"] = budgets
     app.extensions["quadrille.clocks"] = clocks
-    app.extensions["quadrille.backends"] = [clocks, presence, leases, timers]  # closed at shutdown (app.py)
+    app.extensions["quadrille.moderation"] = moderation
+    app.extensions["quadrille.live_moderation"] = live_moderation
+    app.extensions["quadrille.backends"] = [clocks, presence, leases, timers,  # closed at shutdown (app.py)
+                                            live_moderation]  # started by app.py, as the clocks' heartbeat
     clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
     # Lists of games read summaries (matches/summary.py): an earlier release's matches are summarised in the
     # background; unopened anonymous imports expire (matches/retention.py); by-name matches idle out.
@@ -233,9 +243,12 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(blocks_api.bp)
+    app.register_blueprint(moderation_api.bp)
+    app.register_blueprint(moderation_pages.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
+    moderation_api.install(app)
     game_files.install(app)
     assets.install(app, game_files.static_mounts())
     register_error_handlers(app)

@@ -159,6 +159,10 @@ DEFAULTS = {
     # cancelled challenges floods their pages), and challenges that may wait for one player's answer.
     "CHALLENGE_RATE": "30 per 10 minutes",
     "CHALLENGES_WAITING_MAX": 30,
+    # Reports one account may send (quadrille/moderation/; besides a day's cap of 20), and how often each server
+    # process looks at the moderation log for what the command line or another process did (seconds).
+    "REPORT_RATE": "5 per 10 minutes",
+    "MODERATION_POLL": 1.0,
     # Rated games of one game between the same two accounts in the last 24 hours; past it they are played
     # unrated (ratings/service.py: a newcomer's first games move a Glicko-2 rating most, and one opponent's
     # tenth game of the day is no fresh evidence).

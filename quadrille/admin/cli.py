@@ -15,6 +15,7 @@ from ..observability import logs
 # the families of commands; a new one adds its module here
 COMMAND_MODULES: list[str] = [
     "quadrille.admin.backup_commands",
+    "quadrille.admin.moderation_commands",
 ]
 
 
