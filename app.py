@@ -85,7 +85,7 @@ def patch(mode: str) -> None:
         os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
         try:
             import eventlet
-        except ImportError:  # quadrille.extras says the same, but cannot be imported before the patching
+        except ImportError:  # quadrille.infra.extras says the same, but cannot be imported before the patching
             raise SystemExit("--async-mode eventlet needs the Python package eventlet, which is not installed: "
                              "install quadrille[eventlet] (in the repository: python -m pip install -c "
                              "constraints.txt -e '.[eventlet]'; scripts/serve.sh installs it when asked for "
@@ -250,7 +250,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     patch(args.async_mode)
     from quadrille import create_app  # noqa: E402 - imported after monkey-patching on purpose
-    from quadrille.extras import MissingExtra
+    from quadrille.infra.extras import MissingExtra
     from quadrille.observability import logs, metrics
     from quadrille.settings import DEFAULTS
     from quadrille.web.unix_socket import SocketInUse

@@ -104,7 +104,7 @@ def create_app(config: dict | None = None) -> Flask:
         config["RATELIMIT_STORAGE_URI"] = queue  # budgets per address hold across processes
     redis_pool, counter_options, queue_options = None, {}, {}
     if queue:
-        from .extras import require
+        from .infra.extras import require
         redis = require("redis", "a message queue (--message-queue, QUADRILLE_MESSAGE_QUEUE)")
 
         from .infra.message_queue import RoomAwareRedisManager

@@ -42,7 +42,7 @@ def configured_database(setting: str | None = None) -> str:
 
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql"):
-        from ..extras import require
+        from .extras import require
         require("psycopg", "a PostgreSQL database (--db postgresql://..., QUADRILLE_DB)")
         # A pool per process: a request holds a connection for one statement or one short transaction, but
         # under load many requests wait on the database at once, and a connection beyond the pool's size is

@@ -89,9 +89,11 @@ def configure(level="INFO", fmt: str = "text", stream=None) -> int:
         raise ValueError(f"LOG_FORMAT: {fmt!r} is not a format (text or json)")
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT_FORMAT))
+    handler.quadrille = True  # ours: a second configure replaces it, and leaves others' handlers be (a test's)
     root = logging.getLogger()
     for old in list(root.handlers):
-        root.removeHandler(old)
+        if getattr(old, "quadrille", False):
+            root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(number)
     quiet = number > logging.DEBUG
