@@ -240,3 +240,55 @@ def test_open_streams_are_bounded_per_account_and_end_when_their_token_is_revoke
     finally:
         for stream in streams:
             stream.close()
+
+
+def test_a_bots_socket_and_streams_keep_the_sites_budgets(tmp_path):
+    """Over the per-socket event budget a token's socket is refused like any other; streams are capped per
+    address too, whichever accounts open them."""
+    proc = ServerProcess(tmp_path / "budgets.db", "gevent", settings={
+        "SOCKET_PLAYER_EVENTS": "10 per 20 seconds", "SOCKET_SPECTATOR_EVENTS": "10 per 20 seconds",
+        "STREAMS_PER_ADDRESS": 2, "STREAM_KEEPALIVE": 0.5}).start()
+    streams = []
+    try:
+        ann = Person(proc.url, "ann")
+        token, other = bot_token(proc.url, "robot"), bot_token(proc.url, "other")
+        cid = challenged(proc, ann, "robot")
+        match = requests.post(f"{proc.url}/api/challenges/{cid}/accept", headers=bearer(token)).json()["match"]
+        bot = connected(proc, {"token": token})
+        try:
+            answers = [bot.call("move", {"match": match, "move": "up", "version": 0}, timeout=10) for _ in range(15)]
+        finally:
+            bot.disconnect()
+        assert [a["error"] for a in answers].count("rate-limited") >= 5
+        assert requests.get(f"{proc.url}/api/matches/{match}").json()["version"] == 0
+        streams = [Lines(f"{proc.url}/api/stream/event", token), Lines(f"{proc.url}/api/stream/event", other)]
+        assert [s.status for s in streams] == [200, 200]
+        refused = requests.get(f"{proc.url}/api/bot/game/stream/{match}", headers=bearer(token))
+        assert refused.status_code == 429 and refused.json()["error"] == "rate-limited"
+    finally:
+        for stream in streams:
+            stream.close()
+        proc.stop()
+
+
+def test_a_rematch_answered_to_an_api_token_never_carries_the_accounts_seat_key(server):
+    ann = Person(server.url, "ann")
+    token = bot_token(server.url, "robot")
+    for door in ("socket", "http"):
+        cid = challenged(server, ann, "robot")
+        match = requests.post(f"{server.url}/api/challenges/{cid}/accept", headers=bearer(token)).json()["match"]
+        assert requests.post(f"{server.url}/api/matches/{match}/abort", headers=bearer(token)).ok
+        offered = requests.post(f"{server.url}/api/matches/{match}/rematch", headers=bearer(ann.key))
+        assert offered.ok, offered.text
+        if door == "socket":
+            bot = connected(server, {"token": token})
+            try:
+                answer = bot.call("rematch", {"match": match}, timeout=10)
+                assert answer["ok"] and answer["created"] and answer["token"] is None, answer
+                assert bot.call("watch", {"match": answer["match"]}, timeout=10)["you"]["seats"] == answer["seats"]
+            finally:
+                bot.disconnect()
+        else:
+            answer = requests.post(f"{server.url}/api/matches/{match}/rematch", headers=bearer(token)).json()
+            assert answer["created"] and answer["token"] is None, answer
+        assert "qsk_" not in str(answer)
