@@ -67,32 +67,30 @@ class ModerationService:
         self.accounts.lock_out(account.id)  # sessions end, seats to a new key (after the flag: no new login)
         return self._done(actor, "ban", account, note=note)
 
+    # the flags an action sets or clears: (flag, set?) -> the action's name, and the refusal when already so
+    _FLAGS = {("banned", False): ("unban", "not-banned", "{} is not banned."),
+              ("muted", True): ("mute", "already-muted", "{} is muted already."),
+              ("muted", False): ("unmute", "not-muted", "{} is not muted.")}
+
     def unban(self, actor: str, name, note=None) -> dict:
-        note = decisions.text(note, decisions.MAX_NOTE, "note")
-        account = self.account(name)
-        if not account.banned:
-            raise ServiceError(409, "not-banned", f"{account.name} is not banned.")
-        with self.accounts.engine.begin() as conn:
-            self.store.set_flags(conn, account.id, banned=None)
-        return self._done(actor, "unban", account, note=note)
+        return self._flag(actor, name, note, "banned", False)
 
     def mute(self, actor: str, name, note=None) -> dict:
-        note = decisions.text(note, decisions.MAX_NOTE, "note")
-        account = self.account(name)
-        if account.muted:
-            raise ServiceError(409, "already-muted", f"{account.name} is muted already.")
-        with self.accounts.engine.begin() as conn:
-            self.store.set_flags(conn, account.id, muted=self.clock())
-        return self._done(actor, "mute", account, note=note)
+        return self._flag(actor, name, note, "muted", True)
 
     def unmute(self, actor: str, name, note=None) -> dict:
+        return self._flag(actor, name, note, "muted", False)
+
+    def _flag(self, actor: str, name, note, flag: str, on: bool) -> dict:
+        """Set (`on`: to now) or clear an account's `flag`; refused when it is so already."""
+        action, reason, words = self._FLAGS[(flag, on)]
         note = decisions.text(note, decisions.MAX_NOTE, "note")
         account = self.account(name)
-        if not account.muted:
-            raise ServiceError(409, "not-muted", f"{account.name} is not muted.")
+        if bool(getattr(account, flag)) == on:
+            raise ServiceError(409, reason, words.format(account.name))
         with self.accounts.engine.begin() as conn:
-            self.store.set_flags(conn, account.id, muted=None)
-        return self._done(actor, "unmute", account, note=note)
+            self.store.set_flags(conn, account.id, **{flag: self.clock() if on else None})
+        return self._done(actor, action, account, note=note)
 
     def set_moderator(self, actor: str, name, moderator: bool) -> dict:
         account = self.account(name)

@@ -4,14 +4,13 @@ person plays hers, and the game ends. And accounts survive a restart: the sessio
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
-import time
 
 import pytest
 import requests
 
+from tests.support.bots import play_seat_one_against_the_bot
 from tests.support.paths import ROOT
 from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import wait_until
@@ -71,17 +70,11 @@ def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_pa
         wait_until(accepted, 30, "the bot to accept")
         match = accepted()
         auth = {"Authorization": f"Bearer {ann.key}"}
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            state = requests.get(f"{server.url}/api/matches/{match}").json()
-            if state["outcome"] is not None:
-                break
-            if state["turn"] == 1:
-                answer = requests.post(f"{server.url}/api/matches/{match}/moves", headers=auth,
-                                       json={"move": random.choice(state["legal"]), "version": state["version"]})
-                assert answer.status_code == 200, answer.text
-            else:
-                time.sleep(0.05)  # the bot's turn
+        def ann_moves(state, chosen):
+            answer = requests.post(f"{server.url}/api/matches/{match}/moves", headers=auth,
+                                   json={"move": chosen, "version": state["version"]})
+            assert answer.status_code == 200, answer.text
+        state = play_seat_one_against_the_bot(server.url, match, ann_moves, seconds=60)
         assert state["outcome"] is not None
         assert bot.wait(30) == 0
     finally:

@@ -7,16 +7,14 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 import shutil
 import subprocess
-import time
 
 import pytest
 import requests
 
-from tests.support.bots import Person, bearer, bot_token
+from tests.support.bots import Person, bearer, bot_token, play_seat_one_against_the_bot
 from tests.support.paths import ROOT
 from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import wait_until
@@ -73,15 +71,9 @@ def test_the_javascript_bot_accepts_a_challenge_and_plays_a_whole_game(server, n
         def accepted():
             return requests.get(f"{server.url}/api/challenges/{cid}", headers=bearer(token)).json().get("match")
         match = wait_until(accepted, 30, "the bot to accept")
-        deadline = time.time() + 90
-        while time.time() < deadline:
-            state = requests.get(f"{server.url}/api/matches/{match}").json()
-            if state["outcome"] is not None:
-                break
-            if state["turn"] == 1:
-                assert ann.move(match, state, random.choice(state["legal"])).ok
-            else:
-                time.sleep(0.05)  # the bot's turn
+        def ann_moves(state, chosen):
+            assert ann.move(match, state, chosen).ok
+        state = play_seat_one_against_the_bot(server.url, match, ann_moves)
         assert state["outcome"] is not None
         assert bot.wait(30) == 0
     finally:

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
+import time
 
 import requests
 
@@ -70,3 +72,18 @@ class Lines:
 
     def close(self) -> None:
         self.response.close()
+
+
+def play_seat_one_against_the_bot(url: str, match: str, move, seconds: float = 90) -> dict:
+    """Seat 1 (a person) plays random legal moves with `move(state, chosen)` while the bot plays its seat, until
+    the game ends or `seconds` pass: the last STATE read."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        state = requests.get(f"{url}/api/matches/{match}").json()
+        if state["outcome"] is not None:
+            return state
+        if state["turn"] == 1:
+            move(state, random.choice(state["legal"]))
+        else:
+            time.sleep(0.05)  # the bot's turn: it answers the STATE through its stream
+    return state
