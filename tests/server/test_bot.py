@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 import requests
@@ -71,18 +70,18 @@ def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_pa
         wait_until(accepted, 30, "the bot to accept")
         match = accepted()
         auth = {"Authorization": f"Bearer {ann.key}"}
-        deadline = time.time() + 60
-        while time.time() < deadline:
+
+        def over_after_my_move():
+            """Ann's move when it is her turn; the STATE once the game is over (on the bot's turn: None)."""
             state = requests.get(f"{server.url}/api/matches/{match}").json()
             if state["outcome"] is not None:
-                break
+                return state
             if state["turn"] == 1:
                 answer = requests.post(f"{server.url}/api/matches/{match}/moves", headers=auth,
                                        json={"move": random.choice(state["legal"]), "version": state["version"]})
                 assert answer.status_code == 200, answer.text
-            else:
-                time.sleep(0.05)  # the bot's turn
-        assert state["outcome"] is not None
+            return None
+        wait_until(over_after_my_move, 60, "the game's end", interval=0.05)
         assert bot.wait(30) == 0
     finally:
         if bot.poll() is None:
