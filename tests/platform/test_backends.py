@@ -17,6 +17,7 @@ from quadrille.infra.limits import Budgets
 from quadrille.infra.redis_presence import RedisPresence
 from quadrille.infra.timers import MemoryTimers, RedisTimers
 from tests.support.clock import Clock
+from tests.support.waiting import real_time_passes
 
 
 @pytest.fixture
@@ -42,7 +43,7 @@ def redis_expiry_passes(seconds: float) -> None:
     """Real time passes: a lease lives on Redis's own key expiry (SET PX, PEXPIRE), a clock in another process
     that a test cannot move. (Everything that compares times it wrote to Redis with its own clock gets a Clock
     instead.)"""
-    time.sleep(seconds)
+    real_time_passes(seconds, "a lease's expiry is Redis's own")
 
 
 # -- presence -------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 import requests
 
 from tests.support.servers import ASYNC_MODES, ServerProcess
-from tests.support.waiting import wait_until
+from tests.support.waiting import real_time_passes, wait_until
 
 pytestmark = pytest.mark.server
 
@@ -42,7 +42,7 @@ def beat_of(server) -> float | None:
 def server_down_for(seconds: float) -> None:
     """Real time passes with no server running: what is tested is that the next server does not charge it, and
     a process that is not running has no clock to move."""
-    time.sleep(seconds)
+    real_time_passes(seconds, "a server that is down")
 
 
 @pytest.mark.parametrize("mode", ASYNC_MODES)
