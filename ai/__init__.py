@@ -106,13 +106,15 @@ def _level(game_name: str, level):
 
 
 def choose_move(board, level, *, seed=None, time_budget: float | None = None, stop=None,
-                max_nodes: int | None = None, max_depth: int | None = None) -> str:
+                max_nodes: int | None = None, max_depth: int | None = None, clock=time.monotonic) -> str:
     """A legal move for `board.turn` at `level` (1, 2, 3, "random", or a classic id the game offers).
 
     `time_budget` (seconds) caps the thinking time (level 3 uses `DEFAULT_BUDGET` when it is None and no
     `max_nodes`/`max_depth` is given); `max_nodes` caps the searched positions and `max_depth` the search
-    depth (for reproducible tests); `stop()` returning True ends the search early. The caller's board is
-    not changed. ValueError for a finished game or an unknown level.
+    depth (for reproducible tests); `stop()` returning True ends the search early. `clock` (seconds, a
+    monotonic callable) is what the time budget is read on: tests pass a clock of their own to see the budget
+    kept without waiting for it. The caller's board is not changed. ValueError for a finished game or an
+    unknown level.
     """
     game_name = board.game_name
     level = _level(game_name, level)
@@ -122,25 +124,25 @@ def choose_move(board, level, *, seed=None, time_budget: float | None = None, st
     if level == "random":
         return rng.choice(board.legal_moves())
     work = board.copy()
-    start = time.monotonic()
+    start = clock()
     if isinstance(level, str):               # the original programs' opponents
         return _computer(game_name).classic(work, level, rng)
     model = model_for(work)
     if level == 1:
         budget = SHALLOW_CAP if time_budget is None else min(time_budget, SHALLOW_CAP)
-        limits = Limits(start + budget, None, stop)
+        limits = Limits(start + budget, None, stop, clock)
         return one_ply(work, model, rng, limits=limits)
     if level == 2:
         budget = SHALLOW_CAP if time_budget is None else min(time_budget, SHALLOW_CAP)
         nodes = model.level2_nodes if max_nodes is None else min(max_nodes, model.level2_nodes)
         depth = model.level2_depth if max_depth is None else min(max_depth, model.level2_depth)
-        limits = Limits(start + budget, nodes, stop)
+        limits = Limits(start + budget, nodes, stop, clock)
         move, _, _ = iterative_deepening(work, model, limits, rng, max_depth=depth, margin=model.margin)
         return move
     if time_budget is None and max_nodes is None and max_depth is None:
         time_budget = DEFAULT_BUDGET
     deadline = None if time_budget is None else start + time_budget
-    limits = Limits(deadline, max_nodes, stop)
+    limits = Limits(deadline, max_nodes, stop, clock)
     special = getattr(model, "deep_search", None)       # a game's own level-3 search (Towers: whole turns)
     if special is not None:
         return special(work, limits, rng, max_depth)

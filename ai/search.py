@@ -24,14 +24,18 @@ class Stop(Exception):
 
 
 class Limits:
-    """When a search must end: a deadline (time.monotonic), a node budget, and a `stop` callable."""
+    """When a search must end: a deadline (read on `clock`, time.monotonic unless told), a node budget, and a
+    `stop` callable. `nodes` counts the positions searched so far (a measure of the work done, for benches and
+    tests that bound the work rather than the seconds)."""
 
     CHECK_EVERY = 64   # nodes between two looks at the clock and at `stop`
 
-    def __init__(self, deadline: float | None = None, max_nodes: int | None = None, stop=None):
+    def __init__(self, deadline: float | None = None, max_nodes: int | None = None, stop=None,
+                 clock=time.monotonic):
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.stop = stop
+        self.clock = clock
         self.nodes = 0
         self._next_check = self.CHECK_EVERY
 
@@ -45,7 +49,7 @@ class Limits:
             self.check()
 
     def check(self) -> None:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             raise Stop
         if self.stop is not None and self.stop():
             raise Stop

@@ -132,6 +132,12 @@ class ComputerPlayers:
         with self._lock:
             return match_id in self._thinking
 
+    def idle(self) -> bool:
+        """The computer has gone quiet: no match it is about to think about, no request queued or searching.
+        A read-only look for whoever must wait until it has (tests, a shutdown) rather than guess a time."""
+        with self._lock:
+            return not self._thinking and not self._queue and not self._running
+
     def _live(self, match_id: str) -> bool:
         """For the quota: the match is not resting (read without the lock: a dict lookup, and the quota
         must not wait for this lock while holding its own)."""

@@ -54,6 +54,7 @@ class RoomAwareRedisManager(socketio.RedisManager):
     node: bytes = b""  # this process's field in those hashes
     audience_ttl = 10.0  # seconds an answer "only this process hears it" is trusted
     MAX_ANSWERS = 10_000  # answers kept before the expired ones are swept
+    clock = staticmethod(time.monotonic)  # what answers' ages are read on (a test sets a clock of its own)
 
     def set_server(self, server):
         super().set_server(server)
@@ -83,7 +84,7 @@ class RoomAwareRedisManager(socketio.RedisManager):
         key = self.audience_of(room) if self.audience_of is not None and isinstance(room, str) else None
         if key is None or self.redis is None:
             return False
-        asked = time.monotonic()  # before the question: the answer may be older than its arrival
+        asked = self.clock()  # before the question: the answer may be older than its arrival
         if self._alone_until.get(key, 0.0) > asked:
             return True
         try:
@@ -106,7 +107,7 @@ class RoomAwareRedisManager(socketio.RedisManager):
 
     def _heard_arrival(self, key: str) -> None:
         """Another process's field in the hash `key` is new: forget being alone there."""
-        now = time.monotonic()
+        now = self.clock()
         self._alone_until.pop(key, None)
         if len(self._grew_at) >= self.MAX_ANSWERS:  # an older arrival matters to no answer that could be kept
             self._grew_at = {k: at for k, at in self._grew_at.items() if at > now - self.audience_ttl}

@@ -1,17 +1,20 @@
 """The computer opponents of every game (ai/): the contract of `choose_move` and `levels`, legality at every
 level, immediate wins, an untouched board, determinism, and the `stop` callable.
 
-Searches here run on node caps (`max_nodes`) or tiny time budgets, so the whole file stays fast.
+Searches here run on node caps (`max_nodes`), or on time budgets read on a clock the test moves
+(tests/ai/watch.py): the whole file stays fast, and no figure depends on the machine's speed.
 """
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
 import ai
 import games
+from ai.search import Limits
+from tests.ai.watch import SearchWatch
+from tests.support.clock import Clock
 
 # small but real boards, so that random positions reach the middle and the end of games quickly
 OPTIONS = {
@@ -194,15 +197,17 @@ def test_gamma_constructed_win_and_no_skip():
 
 @pytest.mark.parametrize("game_name", sorted(OPTIONS))
 def test_same_seed_same_move(game_name):
+    # levels 1 and 2 keep a cap on time whatever the node cap: on a clock that stands still, a loaded machine
+    # cannot cut one search shorter than the other
     for board in random_positions(game_name, OPTIONS[game_name][0], 3, seed=5):
         for level in (1, 2, 3):
-            a = ai.choose_move(board, level, seed=11, max_nodes=400)
-            b = ai.choose_move(board, level, seed=11, max_nodes=400)
+            a = ai.choose_move(board, level, seed=11, max_nodes=400, clock=Clock())
+            b = ai.choose_move(board, level, seed=11, max_nodes=400, clock=Clock())
             assert a == b
 
 
 @pytest.mark.parametrize("game_name", sorted(OPTIONS))
-def test_stop_ends_a_long_search_quickly(game_name):
+def test_stop_ends_a_long_search_quickly(game_name, monkeypatch):
     board = games.get(game_name).new(**OPTIONS[game_name][-1])     # an opening: nothing is decided yet
     calls = {"n": 0}
 
@@ -210,11 +215,13 @@ def test_stop_ends_a_long_search_quickly(game_name):
         calls["n"] += 1
         return calls["n"] > 3
 
-    t0 = time.monotonic()
-    move = ai.choose_move(board, 3, seed=1, time_budget=60.0, stop=stop)
-    assert time.monotonic() - t0 < 5.0
+    watch = SearchWatch(type(board), step=0.0).counting(monkeypatch)     # a clock that stands still
+    move = ai.choose_move(board, 3, seed=1, time_budget=watch.budget(60.0), stop=stop, clock=watch)
     assert move in board.legal_moves()
-    assert calls["n"] > 3
+    # it asked until `stop` said yes, then answered: no look after that, no more than one check's worth of
+    # work between two looks (a node of Towers pushes the few actions of a turn)
+    assert calls["n"] == 4
+    assert watch.most_between <= 2 * Limits.CHECK_EVERY and watch.after_last_reading <= 2 * Limits.CHECK_EVERY
 
 
 def test_stop_at_once_still_gives_a_legal_move():
@@ -224,12 +231,21 @@ def test_stop_at_once_still_gives_a_legal_move():
             assert ai.choose_move(board, level, seed=1, stop=lambda: True) in board.legal_moves()
 
 
-def test_level_three_respects_its_time_budget():
+def assert_kept_to_the_budget(watch: SearchWatch, seconds: float) -> None:
+    """The search looked at the clock about every CHECK_EVERY nodes, answered at its first look past the
+    deadline, and did no more than one check's worth of work after its last look."""
+    assert watch.readings <= seconds / watch.step + 3, watch.readings
+    assert watch.late <= 1
+    assert watch.most_between <= Limits.CHECK_EVERY and watch.after_last_reading <= Limits.CHECK_EVERY
+
+
+def test_level_three_respects_its_time_budget(monkeypatch):
     board = games.get("lattice").new(size="333")
-    t0 = time.monotonic()
-    move = ai.choose_move(board, 3, seed=1, time_budget=0.3)
-    assert time.monotonic() - t0 < 1.5
+    watch = SearchWatch(type(board), step=0.001).counting(monkeypatch)
+    move = ai.choose_move(board, 3, seed=1, time_budget=watch.budget(0.3), clock=watch)
     assert move in board.legal_moves()
+    assert watch.late == 1                      # an open board: the search went on until the deadline
+    assert_kept_to_the_budget(watch, 0.3)
 
 
 @pytest.mark.parametrize("players", [1, 3, 4])
@@ -247,11 +263,17 @@ def test_gamma_levels_work_for_any_number_of_players(players):
     assert board.turn is None
 
 
-def test_gamma_on_a_big_board_stays_quick():
+def test_gamma_on_a_big_board_stays_quick(monkeypatch):
+    """3,600 cells: level 1 weighs each move once, levels 2 and 3 keep to their budget. (bench/ai_levels.py
+    gives the seconds.)"""
     board = games.get("gamma").new(width=60, height=60, players=2, areas=5)
     board.push("30,30")
-    t0 = time.monotonic()
+    legal = board.legal_moves()
     for level in (1, 2, 3):
-        move = ai.choose_move(board, level, seed=1, time_budget=0.5)
-        assert move in board.legal_moves()
-    assert time.monotonic() - t0 < 6.0
+        watch = SearchWatch(type(board), step=0.001).counting(monkeypatch)
+        move = ai.choose_move(board, level, seed=1, time_budget=watch.budget(0.5), clock=watch)
+        assert move in legal
+        if level == 1:
+            assert watch.pushes <= len(legal)
+        else:
+            assert_kept_to_the_budget(watch, 0.5)

@@ -6,14 +6,13 @@ split out of its master, weighs a turn that keeps move points against the oppone
 turn sees a win that no reply prevents."""
 from __future__ import annotations
 
-import time
-
 import ai
 from ai.model import WIN
 from ai.search import Limits
 from games.towers.computer import TowersModel, TurnSearch, turn_start_lead
 from tests.ai.test_classic_towers import l_shaped_path, play_turn, position
 from tests.ai.test_levels import random_positions
+from tests.ai.watch import SearchWatch
 
 def test_takes_a_one_action_win_among_many_moves():
     # the pawn at (4, 3) takes the master at (4, 0) straight up the empty column
@@ -76,16 +75,24 @@ def test_same_seed_and_node_cap_same_move():
         assert len(moves) == 1
 
 
-def test_keeps_to_its_time_budget_and_stop():
+def test_keeps_to_its_time_budget_and_stop(monkeypatch):
+    # counted, not timed (tests/ai/watch.py; bench/ai_levels.py gives the seconds): at most one look at the
+    # clock past the deadline, and between two looks one check's worth of nodes, each pushing the few actions
+    # of a turn
+    most = 2 * Limits.CHECK_EVERY
+    reached = 0
     for board in random_positions("towers", {"size": 10}, 3, seed=23):
-        t0 = time.monotonic()
-        move = ai.choose_move(board, 3, seed=1, time_budget=0.3)
-        assert time.monotonic() - t0 < 0.6
+        watch = SearchWatch(type(board), step=0.02).counting(monkeypatch)
+        move = ai.choose_move(board, 3, seed=1, time_budget=watch.budget(0.3), clock=watch)
         assert move in board.legal_moves()
-        t0 = time.monotonic()
-        move = ai.choose_move(board, 3, seed=1, time_budget=5.0, stop=lambda: True)
-        assert time.monotonic() - t0 < 0.5
+        assert watch.late <= 1 and watch.readings <= 0.3 / 0.02 + 3
+        assert watch.most_between <= most and watch.after_last_reading <= most
+        reached += watch.late
+        watch = SearchWatch(type(board), step=0.0).counting(monkeypatch)
+        move = ai.choose_move(board, 3, seed=1, time_budget=watch.budget(5.0), stop=lambda: True, clock=watch)
         assert move in board.legal_moves()
+        assert watch.pushes <= most
+    assert reached >= 1           # the budget, not the end of the search, stopped at least one of them
 
 
 def corner_fortress():

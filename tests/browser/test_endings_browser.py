@@ -4,13 +4,13 @@ screen, instead of asking for *Skip* for ever. *Resign* is offered during the ga
 resigns it. On a 1366x800 desktop with the mouse and a 390x844 touch screen with taps."""
 from __future__ import annotations
 
-import time
 
 import pytest
 
 from tests.browser.axe import serious_violations
 from tests.browser.conftest import api_state, confirm, lobby_start, match_id, result_title, wait_version
 from tests.browser.test_accessibility import overflow, small_controls
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -28,14 +28,12 @@ def cell(move):
 
 def my_turn_or_end(server, page, match):
     """The server's STATE once it is the person's turn (seat 1) or the game is over, drawn by the page."""
-    deadline = time.monotonic() + 30
-    while True:
+    def answered():
         state = api_state(server, match)
-        if state["outcome"] is not None or state["turn"] == 1:
-            wait_version(page, state["version"])
-            return state
-        assert time.monotonic() < deadline, "the computer did not answer"
-        time.sleep(0.1)
+        return state if state["outcome"] is not None or state["turn"] == 1 else None
+    state = wait_until(answered, 30, "the computer's answer", interval=0.1)
+    wait_version(page, state["version"])
+    return state
 
 
 def in_view(page, selector) -> bool:

@@ -19,7 +19,7 @@ import quadrille
 from bench.load import http_from
 from tests.cluster.conftest import in_another_process
 from tests.cluster.players import play
-from tests.support.waiting import wait_until
+from tests.support.waiting import real_time_passes, wait_until, within
 
 pytestmark = pytest.mark.cluster
 
@@ -153,8 +153,10 @@ def test_a_matchs_http_routes_go_to_its_home_where_its_sockets_are(make_cluster,
     try:
         for _ in range(4):
             match, blue, red = online_match(cluster.url)
-            opened += [client(f"{cluster.url}/?match={match}", match, token) for token in (blue, red)]
-            time.sleep(0.3)  # the presence announcements of their arrival are sent
+            heard: list = []
+            opened += [client(f"{cluster.url}/?match={match}", match, token, presence=heard) for token in (blue, red)]
+            wait_until(lambda: any(sorted(p["online"]) == [1, 2] for p in heard), 10,
+                       "the presence announcement of their arrival")
             before = published()
             for k in range(6):
                 assert move(cluster.url, match, (blue, red)[k % 2]).status_code == 200
@@ -282,7 +284,7 @@ def test_presence_counts_every_processs_clients_and_forgets_a_dead_one(make_clus
         # The disconnect timeout's announcement fires once, though two live processes serve the match.
         wait_until(lambda: any(s["away"] and s["away"][0]["claimable_in"] == 0 for s in states), 15,
                    "the disconnect timeout's announcement")
-        time.sleep(1.5)
+        real_time_passes(1.5, "a second firing of the servers' timers would come by now")
         announced = [s for s in states if s["away"] and s["away"][0]["claimable_in"] == 0]
         assert len(announced) == 1
         claim = player_red.call("timeout", {"match": match, "token": red, "result": "win"}, timeout=10)
@@ -344,14 +346,13 @@ def test_a_computer_seat_survives_the_death_of_the_process_that_drove_it(make_cl
             if state["outcome"] is not None:
                 break
             version = state["version"]
-            holder = None
-            deadline = time.time() + 10
-            while holder is None and time.time() < deadline:
+
+            def driven(match=match, version=version):
+                """(the computer's lease holder, whether it moved), once either is known."""
                 holder = lease_holder(leases, match, version)
                 moved = requests.get(f"{driver.url}/api/matches/{match}").json()["version"] > version
-                if moved:
-                    break
-                time.sleep(0.01)
+                return (holder, moved) if holder is not None or moved else None
+            holder = (within(driven, 10, interval=0.01) or (None, False))[0]
             if holder is not None and not takeovers and len(live) > 1:
                 dead = next(app for app in cluster.apps if app.pid == holder)
                 dead.kill()  # the driver dies while it thinks
@@ -418,7 +419,7 @@ def test_a_disconnect_timeout_fires_once_across_processes(make_cluster):
             for pid, states in heard.items():
                 wait_until(lambda: any(s["away"] and s["away"][0]["claimable_in"] == 0 for s in states), 20,
                            f"the timeout's announcement on process {pid}")
-        time.sleep(2)  # time for a second firing, if there were one
+        real_time_passes(2, "a second firing of the servers' timers, if there were one, would come by now")
         for match, red, heard, _ in games:
             for pid, states in heard.items():
                 announced = [s for s in states if s["away"] and s["away"][0]["claimable_in"] == 0]
@@ -502,7 +503,7 @@ def test_a_sigkilled_process_loses_no_acknowledged_move(make_cluster):
     playing; every acknowledged move is found afterwards, once."""
     cluster = make_cluster(3)
     players = in_another_process(play, cluster.url, 30, 20.0)
-    time.sleep(6)
+    real_time_passes(6, "the players, in another process, are mid-game")
     cluster.apps[1].kill()
     result = players.result()
     assert result["reconnects"] > 0 and result["accepted"] > 200, summary(result)
@@ -516,10 +517,10 @@ def test_a_rolling_restart_under_load_loses_no_move_and_shows_no_error(make_clus
     """The three processes restarted one at a time (SIGTERM, then started again) while 100 matches play."""
     cluster = make_cluster(3)
     players = in_another_process(play, cluster.url, 100, 45.0)
-    time.sleep(5)
+    real_time_passes(5, "the players, in another process, are mid-game")
     for app in cluster.apps:  # one at a time, each back before the next goes
         app.restart()
-        time.sleep(3)
+        real_time_passes(3, "the players play on the restarted process too")
     result = players.result(240)
     assert result["reconnects"] > 0 and result["accepted"] > 1000, summary(result)
     # What a player meets is a reconnection: a move whose acknowledgement its stopping process never sent is

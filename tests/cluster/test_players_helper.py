@@ -47,6 +47,16 @@ class LateAcknowledgements:
         return {"ok": True, "version": data["version"] + 1}
 
 
+async def loop_turns_until(condition, turns: int = 1000, required: bool = True) -> None:
+    """Give the event loop's other tasks turns (no time passes) until `condition()` holds; fail after `turns`
+    turns if it is `required`."""
+    for _ in range(turns):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    assert not required, "the condition never held"
+
+
 def test_a_late_acknowledgement_is_filed_under_the_match_its_move_was_sent_in():
     async def scenario():
         stats = {"accepted": 0, "refused": {}, "reconnects": 0, "lost_acks": 0, "errors": [], "running": True,
@@ -57,9 +67,9 @@ def test_a_late_acknowledgement_is_filed_under_the_match_its_move_was_sent_in():
         ended, next_one = [], []
         seat.match, seat.token, seat.seat, seat.acknowledged = "ended", "blue", 1, ended
         moving = asyncio.create_task(seat.play({"version": 16, "legal": ["up"], "turn": 1}))
-        await asyncio.sleep(0.01)  # move 17 is sent; the game is over and the table joins its next match
-        joining = asyncio.create_task(seat.join("next", "blue-2", 1, next_one))
-        await asyncio.sleep(0.05)
+        await loop_turns_until(lambda: stats["sent"].get("ended"))  # move 17 is sent; the game is over
+        joining = asyncio.create_task(seat.join("next", "blue-2", 1, next_one))  # the table joins its next match
+        await loop_turns_until(lambda: False, turns=50, required=False)  # every task runs as far as it can
         assert first.connected  # the old socket waits for its move's answer before it closes
         first.release.set()
         await moving

@@ -20,6 +20,7 @@ import time
 
 import pytest
 
+from tests.support.waiting import real_time_passes
 from tests.support.paths import ROOT, SHARED
 from tests.support import gamma_suites as suites
 from games.gamma.batch import run
@@ -356,7 +357,7 @@ def test_terminal_survives_a_storm_of_resizes_while_drawing(pty_game):
         # nothing is read meanwhile: the program's writes block on a full terminal buffer
         t.send(b"\x1b[C \x1b[A" if i % 2 else b" c")
         os.kill(t.pid, signal.SIGWINCH)
-        time.sleep(0.002)
+        real_time_passes(0.002, "signals sent apart, not merged into one pending SIGWINCH of the real program")
     t.send(b"\x04")
     assert t.wait() == 0, t.out[-500:]
     assert t.attrs() == t.before

@@ -2,16 +2,16 @@
 on any text, refuse a file over their format's `MAX_BYTES` with a sentence for people, refuse deep nesting with a
 ValueError (never a RecursionError), and still read every real file exactly as before.
 
-Timing checks measure the best of a few runs (the machine is shared): twice the input must take less than 2.5
-times as long (quadratic time gives 4 times), and an attack the size of the cap must be read well under a second.
+"Linear" and "quick" are counted, not timed (tests/games/parse_work.py: the lines of Python the reader runs plus
+the characters its scans in C pass over), so a busy machine changes nothing: four times the input must take at
+most 5 % more work per character (quadratic time gives four times as much), and an attack the size of the cap
+a bounded number of steps per character. bench/save_file_parsing.py measures the seconds.
 The readers of the previous version are kept below as oracles, to show that the new ones answer the same.
 """
 from __future__ import annotations
 
-import gc
 import random
 import re
-import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -20,47 +20,33 @@ import games
 from games import savefiles
 from games.lattice import ltc
 from games.towers import twr
+from tests.games.parse_work import assert_plain_patterns, work_of
 from tests.support.paths import SHARED, read_jsonl
 from tests.games.test_lattice_ltc import MIDGAME_222, START_222
 
 TOWERS_GAMES = read_jsonl(SHARED / "reference" / "towers.jsonl")
 
 
-def best_time(fn, arg, repeat: int = 5) -> float:
-    """The best time of `repeat` calls, with the garbage collector off (as timeit does): a full collection
-    walks every object of the test process, whatever the reader does."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(repeat):
-            start = time.perf_counter()
-            try:
-                fn(arg)
-            except ValueError:
-                pass
-            best = min(best, time.perf_counter() - start)
-    finally:
-        gc.enable()
-    return best
-
-
-def assert_linear(fn, make, n: int) -> None:
-    """fn(make(4n)) takes less than 8 times as long as fn(make(n)) (best of 5, tried up to three times): linear
-    time gives about 4 times, quadratic 16; the factor of 4 between the sizes keeps a busy machine's noise far
-    from either."""
+def assert_linear(fn, make, n: int, module) -> None:
+    """fn(make(4n)) does at most 5 % more work per character than fn(make(n)): linear work gives the same,
+    quadratic four times as much."""
     small, large = make(n), make(4 * n)
-    for attempt in range(3):
-        t1, t2 = best_time(fn, small), best_time(fn, large)
-        if t2 < 8 * t1:
-            return
-    raise AssertionError(f"{len(small):,} characters: {t1 * 1000:.1f} ms, {len(large):,}: {t2 * 1000:.1f} ms "
-                         f"({t2 / t1:.1f} times as long)")
+    w1, w4 = work_of(fn, small, module), work_of(fn, large, module)
+    per1, per4 = w1.total / len(small), w4.total / len(large)
+    assert per4 <= 1.05 * per1 + 0.01, f"{len(small):,} characters: {w1}, {len(large):,}: {w4}"
 
 
-def assert_fast(fn, text, seconds: float = 0.25) -> None:
-    t = best_time(fn, text, repeat=3)
-    assert t < seconds, f"{len(text):,} characters took {t:.3f} s"
+def assert_bounded(fn, text, module, per_character: float) -> None:
+    """fn(text) does at most `per_character` steps a character (a reading of the whole cap in well under a
+    second: bench/save_file_parsing.py)."""
+    work = work_of(fn, text, module)
+    assert work.total <= per_character * len(text), f"{len(text):,} characters: {work}"
+
+
+def test_the_readers_patterns_cannot_backtrack():
+    # what makes the count of characters scanned a count of the work done
+    for module in (ltc, twr):
+        assert_plain_patterns(module)
 
 
 # ------------------------------------------------------------------------------------------- sizes
@@ -145,20 +131,21 @@ LTC_ATTACKS = {
 @pytest.mark.parametrize("attack", sorted(LTC_ATTACKS))
 def test_ltc_reads_in_linear_time(attack, monkeypatch):
     monkeypatch.setattr(ltc, "MAX_BYTES", 1 << 30)
-    assert_linear(ltc.load, LTC_ATTACKS[attack], 1 << 20)
+    assert_linear(ltc.load, LTC_ATTACKS[attack], 1 << 15, ltc)
 
 
 @pytest.mark.parametrize("attack", sorted(LTC_ATTACKS))
 def test_ltc_attack_at_the_cap_is_refused_quickly(attack):
     text = LTC_ATTACKS[attack](ltc.MAX_BYTES - 200)
     assert len(text) <= ltc.MAX_BYTES
-    assert_fast(ltc.load, text, 0.05)
+    assert_bounded(ltc.load, text, ltc, 12)
 
 
 def test_the_issues_ltc_files_are_refused_at_once():
     for size in (144 * 1024, 1 << 20):
         text = LTC_ATTACKS["unclosed checkers"](size)
-        assert_fast(ltc.load, text, 0.05)
+        work = work_of(ltc.load, text, ltc)
+        assert work.scanned == 0 and work.lines < 50, work         # refused before a character is read
         with pytest.raises(ValueError, match="a Lattice Checkers save is at most 16 KB"):
             ltc.load(text)
 
@@ -232,14 +219,14 @@ TWR_ATTACKS = {
 def test_twr_reads_in_linear_time(attack, monkeypatch):
     monkeypatch.setattr(twr, "MAX_BYTES", 1 << 30)
     monkeypatch.setattr(twr, "MAX_DEPTH", 1 << 30)   # let the nesting attacks nest all the way
-    assert_linear(twr.load, TWR_ATTACKS[attack], 1 << 18)
+    assert_linear(twr.load, TWR_ATTACKS[attack], 1 << 13, twr)
 
 
 @pytest.mark.parametrize("attack", sorted(TWR_ATTACKS))
 def test_twr_attack_at_the_cap_is_refused_quickly(attack):
     text = TWR_ATTACKS[attack](twr.MAX_BYTES - 100)
     assert len(text) <= twr.MAX_BYTES
-    assert_fast(twr.load, text)
+    assert_bounded(twr.load, text, twr, 24)
     with pytest.raises(ValueError):
         twr.load(text)
 
@@ -257,7 +244,7 @@ def test_a_long_real_game_at_the_cap_is_read_quickly():
         i += 1
     text = twr.dump(board)
     assert len(text) < twr.MAX_BYTES and board.turn is not None
-    assert_fast(twr.load, text, 0.5)
+    assert_bounded(twr.load, text, twr, 30)      # read and replayed: about 23 steps a character
     assert twr.load(text).moves == board.moves
 
 

@@ -16,6 +16,8 @@ from quadrille.infra.leases import MemoryLeases, RedisLeases
 from quadrille.infra.limits import Budgets
 from quadrille.infra.redis_presence import RedisPresence
 from quadrille.infra.timers import MemoryTimers, RedisTimers
+from tests.support.clock import Clock
+from tests.support.waiting import real_time_passes
 
 
 @pytest.fixture
@@ -25,8 +27,23 @@ def client(redis_url):
     c.close()
 
 
-def two_presences(client, ttl=10.0, grace=5.0):
-    return (RedisPresence(client, grace=grace, ttl=ttl, node="a"), RedisPresence(client, grace=grace, ttl=ttl, node="b"))
+def two_presences(client, ttl=10.0, grace=5.0, clock=time.time):
+    return (RedisPresence(client, grace=grace, ttl=ttl, node="a", clock=clock),
+            RedisPresence(client, grace=grace, ttl=ttl, node="b", clock=clock))
+
+
+@pytest.fixture
+def clock():
+    """A clock moved by hand, starting at the wall clock's now: the times these backends write to the shared
+    Redis are wall-clock seconds, and other tests' entries there must not look ancient or from the future."""
+    return Clock(time.time())
+
+
+def redis_expiry_passes(seconds: float) -> None:
+    """Real time passes: a lease lives on Redis's own key expiry (SET PX, PEXPIRE), a clock in another process
+    that a test cannot move. (Everything that compares times it wrote to Redis with its own clock gets a Clock
+    instead.)"""
+    real_time_passes(seconds, "a lease's expiry is Redis's own")
 
 
 # -- presence -------------------------------------------------------------------------------------------
@@ -69,30 +86,28 @@ def test_a_presence_message_reads_the_matchs_view_once(client):
     b.leave("s2"), b.leave("s3")
 
 
-def test_a_dead_processs_sockets_vanish_within_its_ttl(client):
-    dead, alive = RedisPresence(client, grace=5, ttl=0.5, node="dead"), RedisPresence(client, grace=5, ttl=0.5,
-                                                                                       node="alive")
+def test_a_dead_processs_sockets_vanish_within_its_ttl(client, clock):
+    dead, alive = (RedisPresence(client, grace=5, ttl=0.5, node=node, clock=clock) for node in ("dead", "alive"))
     dead.enter("s1", "m", [1])   # nobody refreshes it (no background task): as a process killed now
     alive.enter("s2", "m", [2])
-    refreshed = time.time()
+    refreshed = clock()
     assert alive.online("m") == [1, 2]
-    time.sleep(0.7)
+    clock.advance(0.7)
     alive._publish(["m"])  # the live process refreshes its own entries
     assert alive.online("m") == [2]
-    since = alive.absent_since("m", 1)
-    assert since is not None and abs(since - refreshed) < 0.2  # left when its process last refreshed it
+    assert abs(alive.absent_since("m", 1) - refreshed) < 1e-6  # left when its process last refreshed it
     assert alive.summary("m") == {"match": "m", "online": [2], "spectators": 0}
 
 
-def test_a_process_whose_entry_lapsed_while_it_kept_sockets_is_told_when_it_writes_it_again(client):
+def test_a_process_whose_entry_lapsed_while_it_kept_sockets_is_told_when_it_writes_it_again(client, clock):
     """Another process reaps an entry past its time (its refreshes failed: it looked dead), and broadcasts skip
     a process that presence does not name (infra/message_queue.py): when it writes its entry again, it is told,
     once, so that its sockets get the STATE again. A first entry, or one written after its last socket left,
     is no lapse."""
     import uuid
     match = f"lapse-{uuid.uuid4().hex[:8]}"
-    stalled = RedisPresence(client, grace=5, ttl=0.5, node="stalled")
-    other = RedisPresence(client, grace=5, ttl=0.5, node="other")
+    stalled = RedisPresence(client, grace=5, ttl=0.5, node="stalled", clock=clock)
+    other = RedisPresence(client, grace=5, ttl=0.5, node="other", clock=clock)
     restored, new = [], []
     stalled.on_restored = restored.append
     stalled.on_new_entry = new.append  # every new field, a first one too: the others may think they are alone
@@ -100,7 +115,7 @@ def test_a_process_whose_entry_lapsed_while_it_kept_sockets_is_told_when_it_writ
     assert new == [match]
     stalled.enter("s2", match, [])  # the same field written again
     other.enter("s3", match, [2])
-    time.sleep(0.7)
+    clock.advance(0.7)
     other.refresh()  # reaps the stalled process's entry
     assert client.hkeys(stalled.entries_key(match)) == [b"other"] and restored == [] and new == [match]
     stalled.refresh()
@@ -114,11 +129,13 @@ def test_a_process_whose_entry_lapsed_while_it_kept_sockets_is_told_when_it_writ
     stalled.leave("s4"), other.leave("s3")
 
 
-def test_an_http_player_is_present_for_the_grace_period_in_every_process(client):
-    a, b = two_presences(client, grace=3.0)
+def test_an_http_player_is_present_for_the_grace_period_in_every_process(client, clock):
+    a, b = two_presences(client, grace=3.0, clock=clock)
     a.seen("m", [1])
     assert b.present("m", 1) and b.absent_since("m", 1) is None
-    time.sleep(3.2)
+    clock.advance(2.9)
+    assert b.present("m", 1)
+    clock.advance(0.3)
     assert not b.present("m", 1) and b.absent_since("m", 1) is not None
 
 
@@ -135,11 +152,11 @@ def test_one_process_holds_a_lease_and_another_takes_it_when_it_lapses(client):
     assert a.acquire("computer:m:3", 1.0) and a.acquire("computer:m:3", 1.0)  # again: still its own
     assert not b.acquire("computer:m:3", 1.0) and a.held("computer:m:3") and not b.held("computer:m:3")
     a.renew()
-    time.sleep(0.6)
+    redis_expiry_passes(0.6)
     a.renew()  # renewed while alive
-    time.sleep(0.6)
+    redis_expiry_passes(0.6)
     assert not b.acquire("computer:m:3", 1.0)
-    time.sleep(1.1)  # a stopped renewing, as a dead process does
+    redis_expiry_passes(1.1)  # a stopped renewing, as a dead process does
     assert b.acquire("computer:m:3", 1.0)
     a.release("computer:m:3")  # not a's any more: changes nothing
     assert b.held("computer:m:3")
@@ -155,27 +172,28 @@ def test_memory_leases_are_one_processs():
 
 
 # -- timers ---------------------------------------------------------------------------------------------
-def test_a_timer_scheduled_in_two_processes_fires_once(client):
+def test_a_timer_scheduled_in_two_processes_fires_once(client, clock):
     fired = []
-    a, b = RedisTimers(client), RedisTimers(client)
+    a, b = RedisTimers(client, clock=clock), RedisTimers(client, clock=clock)
     a.handle("away:", lambda keys: fired.extend(("a", k) for k in keys))
     b.handle("away:", lambda keys: fired.extend(("b", k) for k in keys))
-    when = time.time() + 0.2
+    when = clock() + 0.2
     a.schedule("away:m:2:123.000", when)
     b.schedule("away:m:2:123.000", when)
     assert a.fire_due() == [] and b.fire_due() == []
-    assert 0 < b.next_wait() <= 0.2
-    time.sleep(0.25)
+    assert 0 < b.next_wait() <= 0.2 + 1e-6  # (a score in Redis: a double, about 1e-7 s off at this size)
+    clock.advance(0.25)
     assert len(a.fire_due() + b.fire_due()) == 1 and len(fired) == 1 and fired[0][1] == "away:m:2:123.000"
     assert a.fire_due() == b.fire_due() == []
 
 
-def test_a_timer_outlives_the_process_that_scheduled_it(client):
+def test_a_timer_outlives_the_process_that_scheduled_it(client, clock):
     fired = []
-    RedisTimers(client).schedule("flag:m:7", time.time() + 0.1)  # that process is gone
-    other = RedisTimers(client)
+    RedisTimers(client, clock=clock).schedule("flag:m:7", clock() + 0.1)  # that process is gone
+    other = RedisTimers(client, clock=clock)
     other.handle("flag:", fired.extend)
-    time.sleep(0.15)
+    assert other.fire_due() == []
+    clock.advance(0.15)
     other.fire_due()
     assert fired == ["flag:m:7"]
 
@@ -193,10 +211,10 @@ def test_memory_timers_fire_once_and_can_be_cancelled():
 
 
 # -- the computer's quota and the budgets ---------------------------------------------------------------
-def test_the_computer_quota_counts_an_address_across_processes(client):
+def test_the_computer_quota_counts_an_address_across_processes(client, clock):
     live = set()
-    a = RedisMatchQuota(2, lambda m: m in live, client, idle=1.0)
-    b = RedisMatchQuota(2, lambda m: m in live, client, idle=1.0)
+    a = RedisMatchQuota(2, lambda m: m in live, client, idle=1.0, clock=clock)
+    b = RedisMatchQuota(2, lambda m: m in live, client, idle=1.0, clock=clock)
     a.admit("m1", "10.0.0.1")
     b.admit("m2", "10.0.0.1")
     with pytest.raises(ServiceError) as refused:
@@ -207,11 +225,11 @@ def test_the_computer_quota_counts_an_address_across_processes(client):
     b.release("m1")
     a.admit("m3", "10.0.0.1")
     live.add("m3")
-    time.sleep(0.6)
+    clock.advance(0.6)
     b.touch("m2")  # something happened in m2, through the other process
-    time.sleep(0.6)
+    clock.advance(0.6)
     assert sorted(a.going("10.0.0.1")) == ["m2", "m3"]  # m2's last activity was 0.6 s ago: not resting
-    time.sleep(0.5)  # m2 rested (nobody watches it); m3 is watched
+    clock.advance(0.5)  # m2 rested (nobody watches it); m3 is watched
     assert a.going("10.0.0.1") == ["m3"]
     b.touch("unowned"), b.release("unowned")  # a match nobody owns: nothing to do
     assert b.owner("unowned") is None and a.going("10.0.0.1") == ["m3"]

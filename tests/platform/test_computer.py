@@ -11,6 +11,7 @@ from quadrille.computer import ComputerPlayers
 from quadrille.errors import ServiceError
 from quadrille.matches import MatchService
 from quadrille.matches.store import Storage
+from tests.support.clock import past_the_grace
 from tests.support.databases import stored_matches
 from tests.support.tasks import start_task
 from tests.support.waiting import wait_until
@@ -61,7 +62,7 @@ def test_take_back_against_the_computer_undoes_its_reply_too(service):
     wait_until(lambda: service.state(match)["version"] == 4)
     state = service.takeback(match, token)
     assert len(state["moves"]) == 2 and state["turn"] == 1
-    time.sleep(0.3)
+    wait_until(service.computer.idle, what="the computer to go quiet")
     assert service.state(match)["version"] == state["version"]  # the computer does not move for seat 1
 
 
@@ -75,7 +76,7 @@ def test_pausing_a_demo_stops_the_computer(service):
     created = service.create("trails", {"size": 9}, "ai", ai={"seats": [1, 2], "level": 1})
     service.pause(created["match"], created["token"], True)  # the search under way is cancelled too
     paused_at = service.state(created["match"])["version"]
-    time.sleep(0.5)
+    wait_until(service.computer.idle, what="the cancelled search to end")
     assert service.state(created["match"])["version"] == paused_at
     assert service.state(created["match"])["paused"] is True
     service.pause(created["match"], created["token"], False)
@@ -109,8 +110,7 @@ def test_handing_an_absent_players_seat_to_the_computer_and_back(service):
     with pytest.raises(ServiceError) as present:  # seat 2 was claimed a moment ago: its player is here
         service.hand_to_computer(match, created["token"], 2, 1)
     assert present.value.error == "player-present"
-    service.presence.grace = 0.0  # ... and then gone for longer than the grace period
-    time.sleep(0.01)
+    past_the_grace(service.presence)  # ... and then gone for longer than the grace period
     with pytest.raises(ServiceError) as own:
         service.hand_to_computer(match, created["token"], 1, 1)
     assert own.value.error == "bad-ai"
@@ -121,7 +121,7 @@ def test_handing_an_absent_players_seat_to_the_computer_and_back(service):
     state = service.reclaim_seat(match, other["token"])
     assert state["seats"][1]["kind"] == "human"
     service.play(match, created["token"], service.state(match)["legal"][0])
-    time.sleep(0.3)
+    wait_until(service.computer.idle, what="the computer to go quiet")
     assert service.state(match)["turn"] == 2  # seat 2 is the person's again: the computer waits
 
 

@@ -14,6 +14,7 @@ from quadrille import create_app
 from quadrille.computer import ComputerPlayers
 from quadrille.computer.quota import MatchQuota
 from quadrille.errors import ServiceError
+from tests.support.clock import past_the_grace
 from tests.support.databases import stored_matches
 from tests.support.waiting import wait_until
 from tests.support.tasks import start_task
@@ -132,8 +133,7 @@ def test_a_demo_starved_too_long_is_not_cut_short(scheduler):
     scheduler.demo_guard = -1.0  # as if the owner's demos had waited longer than the guard
     ask(scheduler, "demo", "A", demo=True)
     wait_until(lambda: scheduler.test_worker.log == ["demo"], 5, "the demo's search")
-    ask(scheduler, "person", "B")
-    time.sleep(0.1)
+    ask(scheduler, "person", "B")  # queued: whether to cut a search short is decided as it is queued
     assert not scheduler.test_worker.cancelled
     finish(scheduler, "demo")
     finish(scheduler, "person")
@@ -145,7 +145,7 @@ def test_a_queued_request_that_is_cancelled_leaves_the_queue(scheduler):
     ask(scheduler, "taken-back", "B")
     scheduler.notify("taken-back", 1, False)  # a take-back: the computer is no longer to move
     finish(scheduler, "busy")
-    time.sleep(0.1)
+    wait_until(scheduler.idle, 5, "the scheduler to go quiet")
     assert scheduler.test_worker.log == ["busy"] and not scheduler.thinking("taken-back")
 
 
@@ -186,7 +186,7 @@ def version(service, match) -> int:
 
 def test_a_demo_nobody_watches_is_not_searched_and_resumes_when_watched(service, watchers):
     demo = service.create("trails", {"size": 9}, "ai", ai={"seats": [1, 2], "level": 1})["match"]
-    time.sleep(0.4)
+    wait_until(service.computer.idle, 5, "the demo to rest")
     assert version(service, demo) == 0 and not service.computer.thinking(demo)
     watchers.add(demo)
     service.wake_computer(demo)  # the watch event
@@ -194,10 +194,10 @@ def test_a_demo_nobody_watches_is_not_searched_and_resumes_when_watched(service,
     watchers.discard(demo)
     wait_until(lambda: not service.computer.thinking(demo), 5, "the demo to rest")
     rested = version(service, demo)
-    time.sleep(0.3)
+    wait_until(service.computer.idle, 5, "the computer to go quiet")
     assert version(service, demo) == rested
     service.wake_computer(demo)  # nobody watches: waking changes nothing
-    time.sleep(0.3)
+    wait_until(service.computer.idle, 5, "the computer to go quiet")
     assert version(service, demo) == rested
 
 
@@ -211,8 +211,8 @@ def test_a_persons_reply_does_not_wait_for_a_demos_level_3_search(service, watch
     demo = service.create("trails", None, "ai", ai={"seats": [1, 2], "level": 3})["match"]
     watchers.add(demo)
     service.wake_computer(demo)
+    # its request is on the worker's socket: the search is under way (or about to be, which is the same to it)
     wait_until(lambda: (service.computer._thinking.get(demo) or {}).get("worker") is not None, 30, "its search")
-    time.sleep(0.2)
     created = service.create("trails", None, "ai", ai={"seats": [2], "level": 1})
     service.play(created["match"], created["token"], "right")
     wait_until(lambda: version(service, created["match"]) == 2, 10, "the computer's reply")
@@ -246,8 +246,7 @@ def test_starting_and_handing_over_count_against_the_cap(service):
     assert service.state(waiting["match"])["started"] is False
     online = service.create("trails", None, "online", owner="10.0.0.1")
     service.claim_seat(online["match"], invite=online["invite_secret"])
-    service.presence.grace = 0.0  # the friend who claimed seat 2 has been gone for longer than the grace
-    time.sleep(0.01)
+    past_the_grace(service.presence)  # the friend who claimed seat 2 has been gone for longer than the grace
     with pytest.raises(ServiceError) as refused:
         service.hand_to_computer(online["match"], online["token"], 2, 1, owner="10.0.0.1")
     assert refused.value.error == "rate-limited"

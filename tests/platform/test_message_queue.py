@@ -11,6 +11,7 @@ import uuid
 import socketio
 
 from quadrille.infra.message_queue import RoomAwareRedisManager
+from tests.support.clock import Clock
 from tests.support.waiting import wait_until
 
 
@@ -117,6 +118,7 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
     import redis
     channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
     here, there = manager(redis_url, channel), publishing_where_heard(redis_url, channel, prefix, ttl=0.6)
+    there.clock = clock = Clock()
     done = threading.Event()
 
     def hear_until_done():  # `there` hears the channel, as its listening thread would, until the test is over
@@ -161,7 +163,7 @@ def test_an_answer_alone_is_trusted_until_another_process_says_it_arrived_or_the
         client.hdel(prefix + "match:m", "here")
         assert not publishes(4)  # alone again, and trusted again
         client.hset(prefix + "match:m", "here", "{}")
-        time.sleep(0.7)  # no word this time: the answer expires
+        clock.advance(0.7)  # no word this time: the answer expires
         assert publishes(5)
         client.hdel(prefix + "match:m", "here")
         asking = there.redis.hkeys
@@ -190,6 +192,7 @@ def test_the_answers_and_arrivals_a_process_keeps_stay_bounded(redis_url):
     and arrivals older than any answer that could still be kept go."""
     channel, prefix = f"test-{uuid.uuid4().hex}", f"test-{uuid.uuid4().hex}:"
     there = publishing_where_heard(redis_url, channel, prefix, ttl=0.3)
+    there.clock = clock = Clock()
     there.MAX_ANSWERS = 3
     there.pubsub.subscribe(channel)  # as its listening thread would: answers are kept only while subscribed
     for room in ("match:a", "match:b", "match:c"):
@@ -197,17 +200,23 @@ def test_the_answers_and_arrivals_a_process_keeps_stay_bounded(redis_url):
     assert set(there._alone_until) == {prefix + "match:" + r for r in "abc"}
     assert there._heard_only_here("match:d")
     assert set(there._alone_until) == {prefix + "match:d"}  # none had expired: all went
-    time.sleep(0.35)
+    clock.advance(0.35)
     for room in ("match:e", "match:f", "match:g"):
         there._heard_only_here(room)
     assert set(there._alone_until) == {prefix + "match:" + r for r in "efg"}  # d had expired
     for room in ("match:e", "match:f", "match:g"):
         there._heard_arrival(prefix + room)
     assert there._alone_until == {} and len(there._grew_at) == 3
-    time.sleep(0.35)
+    clock.advance(0.35)
     there._heard_arrival(prefix + "match:h")
     assert set(there._grew_at) == {prefix + "match:h"}
     there.pubsub.close()
+
+
+def entry_until(client, key: str) -> float:
+    """Until when the one process's entry in a match's presence hash lives (infra/redis_presence.py)."""
+    values = client.hvals(key)
+    return max((json.loads(value)["until"] for value in values), default=0.0)
 
 
 def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_path):
@@ -227,9 +236,13 @@ def test_sockets_whose_presence_had_lapsed_get_the_state_again(redis_url, tmp_pa
         watcher.on("state", states.append)
         watcher.connect(server.url, transports=["websocket"], wait_timeout=10)
         assert watcher.call("watch", {"match": match}, timeout=10)["ok"]
-        time.sleep(0.5)  # refreshed meanwhile: nothing lapsed, nothing sent
+        entries = redis.Redis.from_url(redis_url)
+        first = entry_until(entries, f"{prefix}presence:{match}")
+        # refreshed meanwhile, for longer than the first entry would have lived: nothing lapsed, nothing sent
+        wait_until(lambda: entry_until(entries, f"{prefix}presence:{match}") >= first + 0.6, 10,
+                   "the server to refresh its entry for a whole PRESENCE_TTL")
         assert states == []
-        redis.Redis.from_url(redis_url).delete(f"{prefix}presence:{match}")
+        entries.delete(f"{prefix}presence:{match}")
         wait_until(lambda: len(states) == 1, 5, "the STATE sent again")
         assert states[0]["match"] == match and states[0]["version"] == 0
     finally:

@@ -3,6 +3,7 @@ Argon2 really leaves the GIL while it hashes (else a thread would not free the e
 eventlet, on a real server: tests/security/test_password_floods.py."""
 from __future__ import annotations
 
+import sys
 import threading
 import time
 
@@ -59,23 +60,45 @@ def test_a_job_that_fails_gives_its_place_back():
     assert pool.admitted == 0 and pool.run(lambda: "ok") == "ok"
 
 
+def steps_while(work) -> int:
+    """How many steps this thread takes while another thread runs `work()`, with Python's own switching between
+    threads put off (a switch interval of 1,000 s): this thread then runs only when the other one lets go of the
+    GIL, as a C function that releases it does. Each step yields the GIL again (sleep(0)), so that the other
+    thread goes on when its call returns."""
+    inside, done = threading.Event(), threading.Event()
+
+    def run():
+        inside.set()
+        work()
+        done.set()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000.0)
+    try:
+        worker = threading.Thread(target=run)
+        worker.start()
+        inside.wait()
+        steps = 0
+        while not done.is_set():
+            steps += 1
+            time.sleep(0)
+        worker.join()
+    finally:
+        sys.setswitchinterval(interval)
+    return steps
+
+
 def test_argon2_leaves_the_gil_while_it_verifies():
-    """While the pool verifies a password, this thread's Python keeps running: the longest pause between its
-    steps is a small part of a verification (holding the GIL would pause it for the whole of one)."""
+    """While the pool verifies a password, this thread's Python keeps running: thousands of steps (counted, not
+    timed), where a call holding the GIL leaves it only the few steps around the hand-over to the pool."""
     pool = for_async_mode("threading", workers=1, queue=0)
     stored = hash_password("correct horse")
-    started = time.perf_counter()
-    verify_or_dummy(stored, "wrong horse")
-    one = time.perf_counter() - started
-    done = threading.Event()
-    worker = threading.Thread(target=lambda: (pool.run(verify_or_dummy, stored, "wrong horse"), done.set()))
-    worker.start()
-    last, longest = time.perf_counter(), 0.0
-    while not done.is_set():
-        now = time.perf_counter()
-        longest, last = max(longest, now - last), now
-    worker.join()
-    assert longest < one / 2, (longest, one)
+    assert steps_while(lambda: pool.run(verify_or_dummy, stored, "wrong horse")) > 500
+
+    def holds_the_gil():
+        total = 0
+        for i in range(3_000_000):
+            total += i
+    assert steps_while(lambda: pool.run(holds_the_gil)) < 200     # what the count tells apart
 
 
 def test_the_workers_run_nicer_than_the_server():

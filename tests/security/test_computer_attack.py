@@ -21,6 +21,7 @@ import socketio
 
 from bench.load import http_from
 from quadrille import DEFAULTS
+from tests.support.waiting import wait_until
 from tests.support.servers import ServerProcess
 
 pytestmark = pytest.mark.server
@@ -129,7 +130,8 @@ def test_a_demo_attack_does_not_delay_another_address_against_the_computer(serve
             if not expected:
                 assert ack["error"] == "rate-limited"
 
-        time.sleep(3.0)  # the demos are under way: the worker is busy with their level-3 searches
+        # the demos are under way (one has moved): the worker is busy with their level-3 searches
+        wait_until(lambda: sum(versions(attacker, server, matches)) > 0, 60, "the demos to play")
         before = versions(attacker, server, matches)
         replies = play_victim(server, victim, MOVES)
         after = versions(attacker, server, matches)

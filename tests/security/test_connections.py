@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.waiting import real_time_passes, within
 from tests.security.clients import ATTACKER, RawSocket, Victim, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
@@ -116,9 +117,7 @@ def half_send(url: str, addresses: list[str], each: int, wait: float) -> dict:
             sock.sendall(HALF_SENT[i % len(HALF_SENT)])
             held.append((i % len(HALF_SENT), sock))
     in_headers = [sock for kind, sock in held if kind == 0]
-    deadline = time.monotonic() + wait
-    while time.monotonic() < deadline and not all(closed_by_server(s) for s in in_headers):
-        time.sleep(0.2)
+    within(lambda: all(closed_by_server(s) for s in in_headers), wait, interval=0.2)
     closed = sum(closed_by_server(s) for s in in_headers)
     answered = sum(answered_already(sock) for _, sock in held)
     for _, sock in held:
@@ -133,7 +132,7 @@ def test_half_sent_requests_are_closed_after_the_header_timeout_and_never_served
     # Every request that stopped inside its headers was closed by the server within the header timeout.
     assert result["closed by the server"] == result["stopped in headers"] == 140, result
     assert result["answered"] == 0, result
-    time.sleep(0.5)  # whatever a closed half-request would have started has started
+    real_time_passes(0.5, "whatever a closed half-request would have started in the server has started")
     # Served, each would be an Engine.IO session (a polling handshake): none was.
     assert sessions(target.url) == before, "a request that never arrived whole was served"
     assert victim.worst_ms < WORST_ROUND_TRIP_MS, victim.round_trips
@@ -148,7 +147,7 @@ def test_an_idle_connection_is_closed_and_a_websocket_keeps_its_ping(target, vic
     started = time.monotonic()
     assert closed_by_server(silent, IDLE_TIMEOUT + 2) and closed_by_server(kept_alive, 2)
     assert time.monotonic() - started < IDLE_TIMEOUT + 2
-    time.sleep(IDLE_TIMEOUT + 1)  # the victim's WebSocket sat idle just as long, and stays
+    real_time_passes(IDLE_TIMEOUT + 1, "the victim's WebSocket sits idle just as long, and stays")
     victim.probe()
     silent.close()
     kept_alive.close()
@@ -158,7 +157,7 @@ def test_an_idle_connection_is_closed_and_a_websocket_keeps_its_ping(target, vic
 def test_connections_past_the_cap_of_an_address_are_refused_before_any_http(target, victim):
     def open_too_many(url, count):
         held = [opened_or_refused(partial(connect, url, ATTACKER)) for _ in range(count)]
-        time.sleep(1.0)
+        real_time_passes(1.0, "the server has closed, unread, every connection over the cap (the kept ones stay open)")
         refused = refused_at_once(held)
         kept = [s for s in held if s not in refused]
         served = 0
@@ -207,7 +206,7 @@ def hold_many(open_one, count: int) -> dict:
     """Open `count` connections with `open_one()`, see which the server closed unread, ask for /api/health on a
     few of those it kept, and close them all."""
     held = [opened_or_refused(open_one) for _ in range(count)]
-    time.sleep(1.0)
+    real_time_passes(1.0, "the server has closed, unread, every connection over the cap (the kept ones stay open)")
     refused = refused_at_once(held)
     kept = [s for s in held if s not in refused]
     served = 0
@@ -247,7 +246,7 @@ def test_a_unix_socket_connection_gets_the_same_timeouts_and_whole_requests_only
     assert not answered_already(half[1])
     for sock in (idle, *half):
         sock.close()
-    time.sleep(0.5)
+    real_time_passes(0.5, "whatever a closed half-request would have started in the server has started")
     assert sessions(proxied.url) == before, "a request that never arrived whole was served"
 
 
@@ -312,7 +311,7 @@ def test_thousands_of_idle_connections_leave_room_for_a_new_address(crowded):
 
     def third_party():
         holding.wait(30)
-        time.sleep(1.0)  # the server has taken every connection it will take
+        real_time_passes(1.0, "the server has taken every connection it will take")
         for _ in range(5):
             started = time.monotonic()
             try:

@@ -10,13 +10,12 @@ from __future__ import annotations
 import os
 import random
 import threading
-import time
 
 import pytest
 
 import games
 from tests.support.servers import ASYNC_MODES, ServerProcess
-from tests.support.waiting import wait_until
+from tests.support.waiting import real_time_passes, wait_until
 from tests.security.clients import SETUP, RawSocket, Victim, request
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 from tests.security.long_records import gamma_record, towers_record
@@ -134,6 +133,12 @@ def test_imports_nobody_opened_expire_and_the_others_stay(short_lived):
         assert request(url, "GET", f"/api/matches/{kept['match']}")[0] == 200, kept
 
 
+def name_idles_on_the_server(seconds: float) -> None:
+    """Real time passes: a name's idle time runs on a real server process's clock, which a test cannot move, and
+    asking the server whether the name is free would be taking it."""
+    real_time_passes(seconds, "a name's idle time on the server's clock")
+
+
 def test_a_name_held_by_a_match_nobody_plays_is_free_again(short_lived):
     url = short_lived.url
     squatted = [f"friday {short_lived.async_mode} {k}" for k in range(5)]
@@ -143,7 +148,7 @@ def test_a_name_held_by_a_match_nobody_plays_is_free_again(short_lived):
                            address="127.0.0.26")[2]["token"]
     joined = request(url, "POST", "/api/matches/by-name", {"name": squatted[0], "game": "trails"})[2]
     assert joined["token"] is None and joined["created"] is False  # while it is fresh: watch it
-    time.sleep(SHORT["NAME_IDLE"] + 0.5)
+    name_idles_on_the_server(SHORT["NAME_IDLE"] + 0.5)
     for name in squatted:  # idle: the name makes a new match, whose first seat is the newcomer's
         fresh = request(url, "POST", "/api/matches/by-name", {"name": name, "game": "trails"})[2]
         assert fresh["created"] is True and fresh["token"] and fresh["seat"] == 1, fresh

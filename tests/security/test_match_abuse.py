@@ -2,7 +2,6 @@
 rematch seats taken by a stranger, votes that never lapse."""
 from __future__ import annotations
 
-import time
 
 import pytest
 
@@ -13,6 +12,7 @@ from quadrille.matches import MatchService
 from tests.security.clients import SETUP, RawSocket, request
 from tests.security.conftest import SETTINGS
 from tests.support.clock import Clock
+from tests.support.waiting import real_time_passes, wait_until
 
 
 def online_match(url) -> tuple[dict, dict]:
@@ -39,18 +39,31 @@ def test_a_reload_is_not_leaving(target):
     sock.close()
 
 
+def server_time_passes(seconds: float) -> None:
+    """Real time passes: presence's grace runs on the clock of a real server process, which a test cannot move.
+    What is tested is which of two requests that clock counts from, so the time between them must be real."""
+    real_time_passes(seconds, "presence's grace on the server's clock")
+
+
+def away_in_the_state(url, match, token, seat) -> bool:
+    """The STATE, as the player with `token` reads it, counts `seat` away (the server's own clock decides)."""
+    state = request(url, "GET", f"/api/matches/{match}", headers={"Authorization": f"Bearer {token}"})[2]
+    return any(entry["seat"] == seat for entry in state.get("away") or [])
+
+
 def test_a_player_who_plays_over_http_counts_as_present(target):
     created, friend = online_match(target.url)
     match = created["match"]
     request(target.url, "POST", f"/api/matches/{match}/moves", {"move": "right"},
             headers={"Authorization": f"Bearer {created['token']}"})
-    time.sleep(SETTINGS["PRESENCE_GRACE"] * 0.5)
+    server_time_passes(SETTINGS["PRESENCE_GRACE"] * 0.5)
     request(target.url, "POST", f"/api/matches/{match}/moves", {"move": "left"},
             headers={"Authorization": f"Bearer {friend['token']}"})
-    time.sleep(SETTINGS["PRESENCE_GRACE"] * 0.6)  # the friend's last request is within the grace period
+    server_time_passes(SETTINGS["PRESENCE_GRACE"] * 0.6)  # the friend's last request is within the grace period
     status, _, body = hand_over(target.url, match, created["token"])
     assert status == 409 and body["error"] == "player-present", body
-    time.sleep(SETTINGS["PRESENCE_GRACE"] * 0.6)  # now the friend has been silent for longer than it
+    # now the friend has been silent for longer than it, as the server counts
+    wait_until(lambda: away_in_the_state(target.url, match, created["token"], 2), 30, "the friend to be away")
     status, _, body = hand_over(target.url, match, created["token"])
     assert status == 200 and body["seats"][1]["kind"] == "ai", body
 

@@ -5,7 +5,6 @@ Red plays over HTTP and then stops: she counts as away PRESENCE_GRACE after her 
 requests keep him present)."""
 from __future__ import annotations
 
-import time
 
 import pytest
 import requests
@@ -64,6 +63,15 @@ def red_away(url, match, blue) -> dict:
     return entry
 
 
+def away_for(url, match, blue, seconds: float) -> dict:
+    """The STATE once the server itself counts Red away for `seconds`: its own clock decides what a claim may
+    do, so the test waits on the server's count rather than on a sleep of its own."""
+    def long_enough():
+        state = seen_by_blue(url, match, blue)
+        return state if state["away"] and state["away"][0]["seconds"] >= seconds else None
+    return wait_until(long_enough, seconds + 30, f"Red away for {seconds} s", interval=0.1)
+
+
 def claim(url, match, blue, result="win"):
     return requests.post(f"{url}/api/matches/{match}/timeout", json={"result": result}, headers=bearer(blue))
 
@@ -83,8 +91,7 @@ def test_without_a_clock_a_claim_waits_for_the_disconnect_timeout(server):
 def test_in_correspondence_being_away_allows_nothing(server):
     match, blue, _ = begin(server.url, CORRESPONDENCE)
     red_away(server.url, match, blue)
-    time.sleep(TIMEOUT + REALTIME)  # longer than any other rule would make Blue wait
-    before = seen_by_blue(server.url, match, blue)
+    before = away_for(server.url, match, blue, TIMEOUT + REALTIME)  # longer than any other rule would make Blue wait
     assert before["away"] == [{"seat": 2, "seconds": before["away"][0]["seconds"], "claimable_in": None,
                                "rule": "correspondence", "timeout": None}]
     refused = claim(server.url, match, blue)
@@ -109,7 +116,8 @@ def test_in_real_time_the_claim_waits_for_the_grace_of_the_clocks_speed(server):
     match, blue, _ = begin(server.url, BLITZ)
     entry = red_away(server.url, match, blue)
     assert entry["rule"] == "realtime" and entry["timeout"] == REALTIME
-    time.sleep(TIMEOUT + GRACE)  # past the disconnect timeout of a game without a clock: still too early
+    # past the disconnect timeout of a game without a clock: still too early
+    away_for(server.url, match, blue, TIMEOUT + GRACE)
     early = claim(server.url, match, blue)
     assert early.status_code == 409 and early.json()["error"] == "too-early", early.json()
     assert "the clocks do not stop" in early.json()["reason"] and 0 < early.json()["claimable_in"] < REALTIME
@@ -153,8 +161,7 @@ def test_a_rated_game_before_both_moved_is_aborted_never_claimed(server):
     move(server.url, match, carols)      # Carol moved; Dave never comes
     entry = red_away(server.url, match, carols)
     assert entry["rule"] == "rated-start" and entry["claimable_in"] is None and entry["timeout"] is None
-    time.sleep(REALTIME + GRACE)
-    assert seen_by_blue(server.url, match, carols)["away"][0]["rule"] == "rated-start"
+    assert away_for(server.url, match, carols, REALTIME + GRACE)["away"][0]["rule"] == "rated-start"
     refused = claim(server.url, match, carols)
     assert refused.status_code == 403 and refused.json()["error"] == "not-allowed"
     assert "Abort it instead" in refused.json()["reason"]

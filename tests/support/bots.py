@@ -4,9 +4,10 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 
 import requests
+
+from .waiting import wait_until
 
 
 class Person:
@@ -75,15 +76,13 @@ class Lines:
 
 
 def play_seat_one_against_the_bot(url: str, match: str, move, seconds: float = 90) -> dict:
-    """Seat 1 (a person) plays random legal moves with `move(state, chosen)` while the bot plays its seat, until
-    the game ends or `seconds` pass: the last STATE read."""
-    deadline = time.time() + seconds
-    while time.time() < deadline:
+    """Seat 1 (a person) plays random legal moves with `move(state, chosen)` while the bot plays its seat (it
+    answers each STATE through its stream), until the game ends: its last STATE; the test fails after `seconds`."""
+    def over_after_my_move():
         state = requests.get(f"{url}/api/matches/{match}").json()
         if state["outcome"] is not None:
             return state
         if state["turn"] == 1:
             move(state, random.choice(state["legal"]))
-        else:
-            time.sleep(0.05)  # the bot's turn: it answers the STATE through its stream
-    return state
+        return None
+    return wait_until(over_after_my_move, seconds, "the game's end", interval=0.05)

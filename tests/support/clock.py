@@ -12,3 +12,13 @@ class Clock:
 
     def advance(self, seconds: float) -> None:
         self.now += seconds
+
+
+def past_the_grace(presence) -> Clock:
+    """Everyone `presence` (infra/presence.py) has seen so far has been gone for longer than its grace period:
+    its clock becomes a Clock, started where its own clock stood and moved on past the grace, instead of a
+    sleep. Returns that Clock for the test to move further."""
+    clock = Clock(presence.clock())
+    presence.clock = clock
+    clock.advance(presence.grace + 1)
+    return clock
