@@ -41,7 +41,7 @@ from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
-from .web import blocks_api, seat_names
+from .web import api_documents, blocks_api, seat_names
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
@@ -215,6 +215,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(blocks_api.bp)
+    app.register_blueprint(api_documents.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)

@@ -1,0 +1,113 @@
+"""The Socket.IO events (web/sockets.py, web/inbox.py) as an AsyncAPI 3.0 document: a JSON Schema for each
+event's payload and for its acknowledgement, and for what the server emits. Seen from the server: it
+`receive`s what a client emits (and replies with the acknowledgement) and `send`s to rooms.
+
+Socket.IO v5 over Engine.IO v4 (python-socketio 5): socket.io-client 3.x and 4.x, python-socketio 5.x."""
+from __future__ import annotations
+
+import copy
+
+from .common import BOOLEAN, INTEGER, SEAT, SEATS, STRING, array, nullable, obj, ref
+from .match_schemas import AWAY, SCHEMAS as MATCH_SCHEMAS
+from .challenges import SCHEMAS as CHALLENGE_SCHEMAS
+
+MATCH, TOKEN, OFFER = STRING, STRING, {"enum": ["takeback", "draw", "rematch"]}
+REFUSAL = obj(("ok", "error", "reason"), ok={"const": False}, error=STRING, reason=STRING)
+VERSION_ACK = obj(("ok", "version"), ok={"const": True}, version=INTEGER)
+NEW_MATCH_ACK = obj(("ok", "match", "seat", "seats", "token"), ok={"const": True}, match=STRING, seat=SEAT,
+                    seats=SEATS, token=STRING, created=BOOLEAN)
+PRESENCE = obj(("match", "online", "spectators", "away"), match=STRING, online=SEATS, spectators=INTEGER,
+               away=array(AWAY))
+
+
+def with_token(*required: str, **more) -> dict:
+    return obj(("match", "token", *required), match=MATCH, token=TOKEN, **more)
+
+
+# event: (what the client sends, what the acknowledgement holds when it is {"ok": true, ...}, summary)
+CLIENT_EVENTS = {
+    "watch": (obj(("match",), match=MATCH, token=TOKEN),
+              obj(("ok", "state", "you", "presence"), ok={"const": True}, state=ref("State"),
+                  you=obj(("seats",), seats=SEATS), presence=ref("Presence")),
+              "watch a match (joins its room, leaving any other); with a token, play its seats. Send it again "
+              "after every reconnection: the acknowledgement's STATE is the truth"),
+    "move": (with_token("move", move=STRING, version=INTEGER), VERSION_ACK, "play a move"),
+    "claim": (obj(("match",), match=MATCH, invite=STRING, seat=SEAT, player=STRING), NEW_MATCH_ACK,
+              "take a free seat with the invite secret (an open match needs none)"),
+    "takeback": (with_token(), VERSION_ACK, "take back the last move"),
+    "resign": (with_token(), VERSION_ACK, "resign"),
+    "reclaim": (with_token(), VERSION_ACK, "take one's seat back from the computer"),
+    "start": (with_token(computer_level={"type": ["integer", "string", "null"]}), VERSION_ACK,
+              "start an online match waiting for players"),
+    "pause": (with_token("paused", paused=BOOLEAN), VERSION_ACK, "pause or resume the computer"),
+    "computer": (with_token("seat", seat=SEAT, level={"type": ["integer", "string"]}),
+                 obj(("ok", "version"), ok={"const": True}, version=INTEGER, waiting_for=SEATS),
+                 "hand an absent player's seat to the computer"),
+    "rewind": (with_token("to", to={"type": "integer", "minimum": 0}), VERSION_ACK, "local games: go back"),
+    "rematch": (with_token(), {"anyOf": [VERSION_ACK, NEW_MATCH_ACK]}, "offer or accept a rematch"),
+    "decline": (with_token(offer=OFFER), VERSION_ACK, "decline another player's offer"),
+    "offer": (with_token("offer", offer=OFFER), {"anyOf": [VERSION_ACK, NEW_MATCH_ACK]}, "make an offer"),
+    "accept": (with_token("offer", offer=OFFER), {"anyOf": [VERSION_ACK, NEW_MATCH_ACK]}, "accept an offer"),
+    "abort": (with_token(), VERSION_ACK, "abort before every player moved"),
+    "timeout": (with_token(result={"enum": ["win", "draw"]}), VERSION_ACK, "claim once the other player left"),
+    "position": (obj(("match", "ply"), match=MATCH, ply={"type": "integer", "minimum": 0}),
+                 obj(("ok", "ply", "plies", "view", "turn", "moves"), ok={"const": True}, ply=INTEGER,
+                     plies=INTEGER, view={}, turn=nullable(SEAT), moves=array(STRING)),
+                 "the position after `ply` moves"),
+    "inbox": ({"description": "no payload is read"},
+              obj(("ok", "account"), ok={"const": True}, account=ref("Account")),
+              "a logged-in page hears `challenge` events (the session cookie goes with the handshake)"),
+}
+
+SERVER_EVENTS = {
+    "state": (ref("State"), "to a match's room after every change, in version order: keep the newest version"),
+    "presence": (ref("Presence"), "to a match's room when someone comes or goes (at most 4 a second)"),
+    "rematch": (obj(("match", "from", "seats"), match=STRING, seats=SEATS, **{"from": STRING}),
+                "to the old match's room: every player agreed to a rematch"),
+    "challenge": (ref("Challenge"), "to an account's inbox: a challenge made to it, answered, cancelled or "
+                                    "turned into a match"),
+}
+
+CONNECT_ERROR = obj(("error", "reason"), error={"const": "rate-limited"}, reason=STRING)
+
+
+def message(name: str, payload: dict, summary: str) -> dict:
+    return {"name": name, "title": name, "summary": summary, "contentType": "application/json", "payload": payload}
+
+
+def asyncapi_document(version: str, host: str) -> dict:
+    messages, operations = {}, {}
+    for name, (payload, answer, summary) in CLIENT_EVENTS.items():
+        messages[name] = message(name, payload, summary)
+        messages[f"{name}.ack"] = message(f"{name}.ack", {"anyOf": [answer, ref("Refusal")]},
+                                          f"the acknowledgement of {name}")
+        operations[name] = {"action": "receive", "channel": {"$ref": "#/channels/socket"}, "summary": summary,
+                            "messages": [{"$ref": f"#/channels/socket/messages/{name}"}],
+                            "reply": {"channel": {"$ref": "#/channels/socket"},
+                                      "messages": [{"$ref": f"#/channels/socket/messages/{name}.ack"}]}}
+    for name, (payload, summary) in SERVER_EVENTS.items():
+        messages[name] = message(name, payload, summary)
+        operations[f"on-{name}"] = {"action": "send", "channel": {"$ref": "#/channels/socket"}, "summary": summary,
+                                    "messages": [{"$ref": f"#/channels/socket/messages/{name}"}]}
+    messages["connect_error"] = message("connect_error", ref("ConnectError"),
+                                        "a connection refused over a budget (CONNECTIONS_PER_ADDRESS, CONNECTION_RATE)")
+    schemas = {**copy.deepcopy(MATCH_SCHEMAS), **copy.deepcopy(CHALLENGE_SCHEMAS), "Presence": PRESENCE,
+               "Refusal": REFUSAL, "ConnectError": CONNECT_ERROR,
+               "Account": obj(("id", "name"), id=INTEGER, name=STRING)}
+    return {
+        "asyncapi": "3.0.0",
+        "info": {"title": "Quadrille Socket.IO events", "version": version,
+                 "description": "Socket.IO v5 over Engine.IO v4, the default namespace `/`: socket.io-client 3.x "
+                                "and 4.x, python-socketio 5.x. Every event is `[name, payload]` and is "
+                                "acknowledged; unknown events, unreadable packets and payloads that are not "
+                                "objects are refused (`unknown-event`, `bad-request`). A client that reconnects "
+                                "forgets the versions it answered and sends `watch` again."},
+        "defaultContentType": "application/json",
+        "servers": {"site": {"host": host, "protocol": "ws", "pathname": "/socket.io/",
+                             "description": "Engine.IO v4 (`?EIO=4&transport=websocket` or polling); name the "
+                                            "match in the query (`?match=<id>`) so that a cluster routes you to "
+                                            "its process"}},
+        "channels": {"socket": {"address": "/", "servers": [{"$ref": "#/servers/site"}], "messages": messages}},
+        "operations": operations,
+        "components": {"schemas": schemas},
+    }
