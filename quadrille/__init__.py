@@ -252,8 +252,15 @@ def register_error_handlers(app: Flask) -> None:
         reason = {413: "The request is too large.", 404: "There is no such page.",
                   429: "Too many requests from your address; wait a little and try again."}.get(exc.code, exc.description)
         if wants_json():
-            return jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
-        return render_template("error.html", reason=reason), exc.code
+            answer = jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
+        else:
+            answer = render_template("error.html", reason=reason), exc.code
+        return (*answer, kept_headers(exc))
+
+    def kept_headers(exc: HTTPException) -> dict:
+        """What the refusal itself says in headers, e.g. a 405's `Allow` (the methods the path takes: RFC 9110
+        asks for it) or a 429's `Retry-After`: kept when the body is replaced."""
+        return {name: value for name, value in exc.get_headers() if name.lower() != "content-type"}
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

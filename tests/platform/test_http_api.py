@@ -119,6 +119,15 @@ def test_not_found_and_method_errors_are_json(client):
     assert client.post("/api/matches/x/nonsense").json["error"] == "not-found"
 
 
+def test_a_method_the_path_does_not_take_is_answered_with_the_methods_it_does(client):
+    """RFC 9110: a 405 lists the methods in `Allow` (Schemathesis found the JSON answer had dropped it)."""
+    for method in ("delete", "put", "patch", "trace"):
+        refused = client.open("/api/health", method=method.upper())
+        assert refused.status_code == 405 and refused.json["error"] == "method-not-allowed"
+        assert set(refused.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    assert set(client.put("/m/x").headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
 def test_huge_bodies_are_refused(client):
     response = client.post("/api/matches/import", data="[" + "1," * 600_000 + "1]", content_type="application/json")
     assert response.status_code == 413 and response.json["error"] == "payload-too-large"
