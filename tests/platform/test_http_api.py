@@ -139,6 +139,14 @@ def test_option_check_returns_warnings_for_the_new_game_form(client):
     assert client.post("/api/games/trails/check", json={"options": {}}).json["warnings"] == []
 
 
+@pytest.mark.parametrize("options", [False, 0, "", [], "size=7", [["size", 7]]])
+def test_option_check_refuses_options_that_are_no_object(client, options):
+    """Found by Schemathesis: `false`, `0`, `""` and `[]` were taken for "no options" and answered 200."""
+    refused = client.post("/api/games/trails/check", json={"options": options})
+    assert refused.status_code == 400 and refused.json["error"] == "bad-options"
+    assert client.post("/api/games/trails/check", json={"options": None}).json["options"]["size"] == 11
+
+
 def test_local_decisions_over_http(client):
     created = new_match(client, mode="local")
     url = f"/api/matches/{created['match']}"
