@@ -13,7 +13,7 @@ from . import challenges, learn, match_schemas, matches, players, streams
 from .common import components
 
 PIECES = (matches, players, challenges, learn, streams)
-SCHEMA_PIECES = (match_schemas, players, challenges)
+SCHEMA_PIECES = (match_schemas, players, challenges, learn)
 GAME_NAME = "x-quadrille-game-name"  # marks a string that is one of the installed games' names
 
 INFO = {

@@ -12,7 +12,7 @@ CHALLENGE = obj(("challenge", "game", "status", "from", "to"),
                 status=STATUS, match=nullable(STRING), **{"from": STRING},
                 to=array(obj(("name", "status"), name=STRING, status=STATUS)), created=TIME, updated=TIME)
 CHALLENGES = obj(("incoming", "outgoing"), incoming=array(ref("Challenge")), outgoing=array(ref("Challenge")))
-GAME = obj(("match", "game", "seats", "finished"),
+MY_GAME = obj(("match", "game", "seats", "finished"),
            match=STRING, game=STRING, title=STRING, options={"type": "object"}, options_words=STRING, mode=STRING,
            seats=array(INTEGER), sides=array(STRING), opponents=array({"type": "object"}), updated=TIME,
            started=BOOLEAN, turn=nullable(INTEGER), turn_name=nullable(STRING), your_turn=BOOLEAN,
@@ -81,4 +81,4 @@ PATHS = {
     "/api/challenges/{challenge_id}/start": answer("startChallenge", "the challenger of several starts it"),
 }
 
-SCHEMAS = {"Challenge": CHALLENGE, "MyGame": GAME, "Profile": PROFILE}
+SCHEMAS = {"Challenge": CHALLENGE, "MyGame": MY_GAME, "Profile": PROFILE}

@@ -3,16 +3,22 @@ themselves (web/api_documents.py)."""
 from __future__ import annotations
 
 from .common import ANYONE, GAME, BOOLEAN, INTEGER, JSON, STRING, array, body, obj, ok, path_param, ref, refused
+from .match_schemas import STATE
 
 GAME_NAME = path_param("name", GAME, "a game's name")
 STEP = path_param("index", {"type": "integer", "minimum": 0}, "the step, from 0")
-LESSON_STATE = {"description": "a STATE of the step's position (`match` null, `mode` lesson)", **ref("State")}
+LESSON = {**STATE, "description": "a STATE of the step's position (`match` null, `mode` lesson)",
+          "required": ["match", "game", "title", "options", "mode", "version", "turn", "legal", "view", "moves",
+                       "outcome", "started", "players", "seats"]}
+LESSON_STATE = ref("LessonState")
 STEP_ANSWER = obj(("game", "index", "count", "title", "text", "state"), game=STRING, index=INTEGER, count=INTEGER,
                   id=STRING, title=STRING, text=STRING, marks={}, you={}, state=LESSON_STATE)
 TRY_ANSWER = {"oneOf": [
     obj(("verdict", "done", "last", "states", "state"), verdict={"const": "right"}, done=BOOLEAN, last=BOOLEAN,
         states=array(LESSON_STATE), state=LESSON_STATE),
     obj(("verdict", "reason"), verdict={"enum": ["other", "illegal"]}, reason=STRING, hint=STRING)]}
+
+SCHEMAS = {"LessonState": LESSON}
 
 PATHS = {
     "/api/learn/{name}/steps/{index}": {

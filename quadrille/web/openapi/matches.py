@@ -8,15 +8,18 @@ from .match_schemas import CREATED_REF, RECORD_IN, RECORD_REF, STATE_REF
 MATCH_ID = path_param("match_id", description="the match id")
 CLOCK_IN = nullable(obj(("kind",), kind={"enum": ["realtime", "correspondence"]}, minutes={"type": "number"},
                         increment=INTEGER, days=INTEGER))
-OPTIONS_IN = {"type": "object", "description": "option name → value (GET /api/games lists them)"}
+OPTIONS_IN = {"type": ["object", "null"], "description": "option name → value (GET /api/games lists them); "
+                                                    "null or absent: the defaults"}
 PLAYER = {"type": "string", "description": "a display name (docs/api.md, *Names*)"}
 OFFER = {"enum": ["takeback", "draw", "rematch"]}
 STATE_OR_NEW = {"anyOf": [STATE_REF, CREATED_REF]}
 
 NEW_MATCH = obj(("game",), game=GAME, options=OPTIONS_IN, mode={"enum": ["online", "local", "ai"]},
                 seats=array(SEAT), side={"enum": ["first", "second", "random"]},
-                ai=obj(seats={"anyOf": [array(SEAT), {"type": "object"}]}, level={"type": ["integer", "string"]}),
-                player=PLAYER, visibility={"enum": ["private", "public", "open"]}, clock=CLOCK_IN)
+                ai={"description": "read with mode ai only (any other mode leaves it unread): "
+                                   "{\"seats\": [2], \"level\": 1}, or {\"seats\": {\"2\": 3}} for a level per seat"},
+                player=PLAYER, visibility={"enum": ["private", "public", "open", None], "description": "null: private"},
+                clock=CLOCK_IN)
 
 TO_GET_MATCH = {"get": {"operationId": "getMatch", "parameters": {"match_id": "$response.body#/match"}},
                 "record": {"operationId": "getRecord", "parameters": {"match_id": "$response.body#/match"}}}

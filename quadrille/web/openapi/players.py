@@ -40,7 +40,8 @@ PATHS = {
         "operationId": "logIn", "summary": "log in (and take this browser's matches)", "security": ANYONE,
         "requestBody": body(NAME_AND_PASSWORD),
         "responses": {**ok(ref("SignedIn")), **refused(400, 401, 403, 413, 415, 429)}}},
-    "/api/account/logout": account_write("logOut", "end the session, on the server", None, OK),
+    "/api/account/logout": {"post": {**account_write("logOut", "end the session, on the server", None, OK)["post"],
+                                     "security": [*ACCOUNT_WRITE, {}]}},  # without a session: nothing to end
     "/api/account/password": account_write(
         "changePassword", "change the password; every other session ends",
         obj(("password", "new_password"), password=STRING, new_password=STRING, sign_out_everywhere=BOOLEAN),
