@@ -124,5 +124,5 @@ def test_every_socket_event_is_in_the_asyncapi_document_and_only_those(app, clie
     assert handled == received
     messages = document["channels"]["socket"]["messages"]
     for name in received:
-        assert f"{name}.ack" in messages and "payload" in messages[name]
-    assert {"state", "presence", "rematch", "challenge"} <= set(messages)
+        assert f"emit.{name}.ack" in messages and messages[f"emit.{name}"]["name"] == name
+    assert {"hear.state", "hear.presence", "hear.rematch", "hear.challenge"} <= set(messages)

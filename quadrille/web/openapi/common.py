@@ -45,7 +45,8 @@ ERROR = obj(("error", "reason"), error={"type": "string", "description": "a mach
 # Refusals every operation of its kind may meet, described once (components/responses).
 REFUSALS = {
     "400": "Bad input: the body, a field or a parameter (`bad-request`, or a word of docs/api.md's *Errors*)",
-    "401": "No credentials, or credentials that do not hold what the call needs (`unauthorized`, `login-required`, `bad-credentials`)",
+    "401": "No credentials, or credentials that do not hold what the call needs (`unauthorized`, "
+           "`login-required`, `bad-credentials`)",
     "403": "Refused to these credentials (`not-allowed`, `not-your-turn`, `csrf`, `cross-origin`, ...)",
     "404": "No such match, game, player, challenge, step or action (`not-found`, `unknown-player`)",
     "405": "The path exists, the method does not (`method-not-allowed`)",

@@ -76,20 +76,22 @@ def message(name: str, payload: dict, summary: str) -> dict:
 
 
 def asyncapi_document(version: str, host: str) -> dict:
+    """Messages are named `emit.<event>` (a client sends), `emit.<event>.ack` (its acknowledgement) and
+    `hear.<event>` (the server sends): `rematch` is both a client's event and the server's."""
     messages, operations = {}, {}
     for name, (payload, answer, summary) in CLIENT_EVENTS.items():
-        messages[name] = message(name, payload, summary)
-        messages[f"{name}.ack"] = message(f"{name}.ack", {"anyOf": [answer, ref("Refusal")]},
-                                          f"the acknowledgement of {name}")
+        messages[f"emit.{name}"] = message(name, payload, summary)
+        messages[f"emit.{name}.ack"] = message(f"{name}.ack", {"anyOf": [answer, ref("Refusal")]},
+                                               f"the acknowledgement of {name}")
         operations[name] = {"action": "receive", "channel": {"$ref": "#/channels/socket"}, "summary": summary,
-                            "messages": [{"$ref": f"#/channels/socket/messages/{name}"}],
+                            "messages": [{"$ref": f"#/channels/socket/messages/emit.{name}"}],
                             "reply": {"channel": {"$ref": "#/channels/socket"},
-                                      "messages": [{"$ref": f"#/channels/socket/messages/{name}.ack"}]}}
+                                      "messages": [{"$ref": f"#/channels/socket/messages/emit.{name}.ack"}]}}
     for name, (payload, summary) in SERVER_EVENTS.items():
-        messages[name] = message(name, payload, summary)
-        operations[f"on-{name}"] = {"action": "send", "channel": {"$ref": "#/channels/socket"}, "summary": summary,
-                                    "messages": [{"$ref": f"#/channels/socket/messages/{name}"}]}
-    messages["connect_error"] = message("connect_error", ref("ConnectError"),
+        messages[f"hear.{name}"] = message(name, payload, summary)
+        operations[f"hear.{name}"] = {"action": "send", "channel": {"$ref": "#/channels/socket"}, "summary": summary,
+                                      "messages": [{"$ref": f"#/channels/socket/messages/hear.{name}"}]}
+    messages["hear.connect_error"] = message("connect_error", ref("ConnectError"),
                                         "a connection refused over a budget (CONNECTIONS_PER_ADDRESS, CONNECTION_RATE)")
     schemas = {**copy.deepcopy(MATCH_SCHEMAS), **copy.deepcopy(CHALLENGE_SCHEMAS), "Presence": PRESENCE,
                "Refusal": REFUSAL, "ConnectError": CONNECT_ERROR,
