@@ -136,3 +136,12 @@ def test_a_message_that_breaks_the_schema_is_caught(server):
     with pytest.raises(jsonschema.ValidationError):
         validator(document, message("emit.move.ack")).validate({"ok": True})
     validator(document, message("emit.move.ack")).validate({"ok": False, "error": "game-over", "reason": "It is over."})
+
+
+def test_engine_io_4_clients_are_served_and_engine_io_3_clients_refused(server):
+    """docs/api.md: socket.io-client 3.x and 4.x and python-socketio 5.x (Socket.IO v5 over Engine.IO v4) are
+    supported; a socket.io-client 2.x speaks Engine.IO v3 and is refused at the handshake."""
+    old = requests.get(f"{server.url}/socket.io/", params={"EIO": 3, "transport": "polling"}, timeout=10)
+    assert old.status_code == 400 and "unsupported version" in old.text
+    new = requests.get(f"{server.url}/socket.io/", params={"EIO": 4, "transport": "polling"}, timeout=10)
+    assert new.status_code == 200 and new.text.startswith("0{") and '"upgrades":["websocket"]' in new.text
