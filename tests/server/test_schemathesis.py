@@ -103,14 +103,34 @@ def test_the_players_operations_as_a_browser_with_its_cookie_and_csrf_token(case
 
 
 def test_stateful_runs_follow_the_links(server, fuzzer):
-    """Sequences of calls along the document's links (and those Schemathesis infers), e.g. a match created
-    and then read, its record exported; a challenge made to the opponent, then read and cancelled."""
-    class Links(schema.as_state_machine()):
+    """Sequences of calls along the document's links (and those Schemathesis infers): a match created, then
+    read, moved in, resigned, offered a take-back or a rematch, its record and positions read; a challenge made
+    to the opponent, then read, started or cancelled. A call on a match the run created carries the creator's
+    seat token, as a client keeps it from the creation's answer (a link cannot set a header); any other call,
+    the account's API token."""
+    calls = []  # (operation, whether it carried a seat token the run was given)
+
+    class Links(schema.include(path_regex=r"^/api/(matches|challenges)").as_state_machine()):
+        def setup(self):
+            self.tokens = {}
+
         def get_call_kwargs(self, case):
-            return {"base_url": server.url, "headers": fuzzer.bearer()}
+            token = self.tokens.get((case.path_parameters or {}).get("match_id"), fuzzer.token)
+            calls.append((case.operation.label, token != fuzzer.token))
+            return {"base_url": server.url, "headers": {"Authorization": f"Bearer {token}"}}
+
+        def after_call(self, response, case):
+            try:
+                answer = response.json()
+            except ValueError:  # an SVG, a save file
+                return
+            if response.status_code in (200, 201) and isinstance(answer, dict) and answer.get("match") and answer.get("token"):
+                self.tokens[answer["match"]] = answer["token"]
 
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             case.validate_response(response, additional_checks=additional_checks, excluded_checks=EXCLUDED,
                                    transport_kwargs=kwargs)
 
-    Links.run(settings=settings(BOUNDED, max_examples=EXAMPLES * 3, stateful_step_count=6))
+    Links.run(settings=settings(BOUNDED, max_examples=EXAMPLES * 5, stateful_step_count=8))
+    with_seat = {label for label, seated in calls if seated}
+    assert len(with_seat) >= 6, calls  # the links were followed into the matches the run created

@@ -81,4 +81,8 @@ PATHS = {
     "/api/challenges/{challenge_id}/start": answer("startChallenge", "the challenger of several starts it"),
 }
 
+TO_THE_CHALLENGE = {name: {"operationId": name, "parameters": {"challenge_id": "$response.body#/challenge"}}
+                    for name in ("getChallenge", "cancelChallenge", "startChallenge")}
+PATHS["/api/challenges"]["post"]["responses"]["201"]["links"] = TO_THE_CHALLENGE
+
 SCHEMAS = {"Challenge": CHALLENGE, "MyGame": MY_GAME, "Profile": PROFILE}
