@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from openapi_spec_validator import validate
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
 PENDING = {"/api/stream/event", "/api/bot/game/stream/{match_id}"}
@@ -40,6 +41,11 @@ def documented(document):
         for method, operation in item.items():
             if method in METHODS:
                 yield path, method, operation
+
+
+def test_the_document_is_valid_openapi_3_1(document):
+    assert document["openapi"] == "3.1.0"
+    validate(document)  # against the OpenAPI 3.1 specification's own schema, JSON Schema 2020-12 inside
 
 
 def test_every_route_under_api_is_documented_and_every_documented_path_is_a_route(app, document):
