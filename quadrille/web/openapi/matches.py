@@ -10,7 +10,7 @@ CLOCK_IN = nullable(obj(("kind",), kind={"enum": ["realtime", "correspondence"]}
                         increment=INTEGER, days=INTEGER))
 OPTIONS_IN = {"type": ["object", "null"], "description": "option name → value (GET /api/games lists them); "
                                                     "null or absent: the defaults"}
-PLAYER = {"type": "string", "description": "a display name (docs/api.md, *Names*)"}
+PLAYER = {"type": ["string", "null"], "description": "a display name (docs/api.md, *Names*); null: the default"}
 OFFER = {"enum": ["takeback", "draw", "rematch"]}
 STATE_OR_NEW = {"anyOf": [STATE_REF, CREATED_REF]}
 
@@ -75,7 +75,7 @@ PATHS = {
         "parameters": [query_param("mode", {"enum": ["local", "online"]}),
                        query_param("format", STRING, "a save file's extension (GET /api/games `formats`), "
                                                      "sent as the raw body; json (the default): a RECORD"),
-                       query_param("player", PLAYER)],
+                       query_param("player", STRING, "a display name")],
         "requestBody": {"required": True, "content": {JSON: {"schema": RECORD_IN},
                                                       "text/plain": {"schema": STRING}}},
         "responses": {**created("the imported match"), **refused(400, 403, 413, 415, 429)}}},
