@@ -9,10 +9,10 @@ import copy
 
 import games
 
-from . import challenges, learn, match_schemas, matches, players, streams
+from . import challenges, learn, match_schemas, matches, moderation, players, streams
 from .common import components
 
-PIECES = (matches, players, challenges, learn, streams)
+PIECES = (matches, players, challenges, learn, streams, moderation)
 SCHEMA_PIECES = (match_schemas, players, challenges, learn)
 GAME_NAME = "x-quadrille-game-name"  # marks a string that is one of the installed games' names
 
