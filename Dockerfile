@@ -1,11 +1,21 @@
 # Quadrille in a container: docker build -t quadrille . && docker run -p 5000:5000 -v quadrille:/data quadrille
+# One process on SQLite by default; deploy/docker-compose.yml runs the same image as a cluster's app processes
+# (PostgreSQL and Redis: the image carries quadrille[cluster]; --build-arg EXTRAS=cluster,eventlet adds eventlet).
+# docs/hosting.md, "Docker".
 FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /app
+ARG EXTRAS=cluster
 COPY pyproject.toml constraints.txt README.md ./
 COPY games games
 COPY quadrille quadrille
 COPY ai ai
-RUN pip install --no-cache-dir -c constraints.txt -e .
+# A plain (not editable) install of the packages and their dependencies, at the versions tested; the build's
+# leftovers go. app.py runs from /app, beside templates/ and static/ (Python finds the same packages' source
+# there first: they are what was installed).
+RUN pip install --no-cache-dir -c constraints.txt ".[${EXTRAS}]" && rm -rf build ./*.egg-info
 COPY app.py ./
 COPY templates templates
 COPY static static
@@ -21,4 +31,7 @@ ENV QUADRILLE_HOST=0.0.0.0 \
 VOLUME /data
 EXPOSE 5000
 STOPSIGNAL SIGTERM
+# The image has no curl: Python's urllib asks /api/health (an answer other than 200, or none in 4 s, fails).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-c", "import os, sys, urllib.request; port = os.environ.get('QUADRILLE_PORT', '5000'); sys.exit(0 if urllib.request.urlopen(f'http://127.0.0.1:{port}/api/health', timeout=4).status == 200 else 1)"]
 CMD ["python", "app.py"]

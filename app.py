@@ -83,8 +83,33 @@ def patch(mode: str) -> None:
         # psycopg waits for PostgreSQL with a C poll() unless told otherwise (it knows gevent's patching, not
         # eventlet's): its select()-based wait is the one eventlet makes cooperative.
         os.environ.setdefault("PSYCOPG_WAIT_FUNC", "wait_select")
-        import eventlet
+        try:
+            import eventlet
+        except ImportError:  # quadrille.infra.extras says the same, but cannot be imported before the patching
+            raise SystemExit("--async-mode eventlet needs the Python package eventlet, which is not installed: "
+                             "install quadrille[eventlet] (in the repository: python -m pip install -c "
+                             "constraints.txt -e '.[eventlet]'; scripts/serve.sh installs it when asked for "
+                             "--async-mode eventlet)")
         eventlet.monkey_patch()
+
+
+def extras_wanted(argv: list[str]) -> list[str]:
+    """The extras of pyproject.toml that these arguments (and QUADRILLE_* variables) need: `cluster` for a
+    PostgreSQL database or a message queue, `eventlet` for its async mode. scripts/serve.sh installs them; the
+    arguments are checked for real when the server starts (nothing, for arguments it would refuse)."""
+    import contextlib
+    import io
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            args = parse_args(argv)
+    except SystemExit:
+        return []
+    wanted = []
+    if args.message_queue or args.db.startswith(("postgresql", "postgres://")):
+        wanted.append("cluster")
+    if args.async_mode == "eventlet":
+        wanted.append("eventlet")
+    return wanted
 
 
 def raise_file_limit() -> None:
@@ -224,13 +249,20 @@ def drain(app) -> None:
 def main(argv=None) -> int:
     args = parse_args(argv)
     patch(args.async_mode)
-    import logging  # noqa: E402 - imported after monkey-patching on purpose
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from quadrille import create_app
+    from quadrille import create_app  # noqa: E402 - imported after monkey-patching on purpose
+    from quadrille.infra.extras import MissingExtra
+    from quadrille.observability import logs, metrics
     from quadrille.settings import DEFAULTS
     from quadrille.web.unix_socket import SocketInUse
 
     settings = settings_from_environment(DEFAULTS)
+    try:  # the level and format of every line from here on (QUADRILLE_LOG_LEVEL, QUADRILLE_LOG_FORMAT)
+        logs.configure(settings.get("LOG_LEVEL", DEFAULTS["LOG_LEVEL"]),
+                       settings.get("LOG_FORMAT", DEFAULTS["LOG_FORMAT"]))
+        metrics.parse_address(settings.get("METRICS", DEFAULTS["METRICS"]))
+    except ValueError as exc:
+        print(exc, file=sys.stderr, flush=True)
+        return 2
     refused = unix_socket_refusal(args, settings, DEFAULTS)
     if refused:
         print(refused, file=sys.stderr, flush=True)
@@ -241,13 +273,22 @@ def main(argv=None) -> int:
     except SocketInUse as exc:
         print(exc, file=sys.stderr, flush=True)
         return 2
-    app = create_app({**settings, "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
-                      "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
+    try:
+        app = create_app({**settings, "DATABASE": args.db, "ASYNC_MODE": args.async_mode,
+                          "PUBLIC_URL": public_url, "MESSAGE_QUEUE": args.message_queue})
+    except MissingExtra as exc:
+        print(exc, file=sys.stderr, flush=True)
+        if unix_file:
+            unix_file.remove()
+        return 2
     tune_garbage_collector()
     app.extensions["quadrille.clocks"].start()  # the heartbeat that lets a restart give clocks their time back
+    app.extensions["quadrille.live_moderation"].start()  # follows bans and closes made by `quadrille admin`
     queue = f", message queue {shown(args.message_queue)}" if args.message_queue else ""
+    scraped = metrics.serve(app)  # METRICS: its own listener, never the site's (docs/hosting.md, "Metrics")
+    scrape = f", metrics on http://{scraped[0]}:{scraped[1]}/metrics" if scraped else ""
     ready = (f"Quadrille ready on {' and '.join(addresses)} (async mode {args.async_mode}, database "
-             f"{shown(args.db)}{queue}, process {os.getpid()})")
+             f"{shown(args.db)}{queue}{scrape}, process {os.getpid()})")
     try:
         serve(app, args.async_mode, socks, ready)
     except KeyboardInterrupt:

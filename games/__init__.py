@@ -1,9 +1,11 @@
-"""Quadrille's games, one package per game, and the one registry that lists them.
+"""Quadrille's games, one package per game, and the one registry that lists them (docs/engine.md).
 
-    import games
-    game = games.get("trails")
-    board = game.new(size=11)
-    board.push(board.legal_moves()[0])
+    >>> import games
+    >>> game = games.get("trails")
+    >>> board = game.new(size=11)
+    >>> board.push(board.legal_moves()[0])
+    >>> board.moves
+    ['down']
 
 A game is one folder, `games/<name>/` (docs/new-game.md):
 
@@ -46,12 +48,20 @@ _BUILT_IN = frozenset(_MODULES)
 
 
 def names() -> list[str]:
-    """Every game's name, sorted (the engine contract)."""
+    """Every game's name, sorted (the engine contract).
+
+        >>> names()
+        ['gamma', 'lattice', 'towers', 'trails']
+    """
     return sorted(_MODULES)
 
 
 def listed() -> list[str]:
-    """Every game's name in the registry's order: the order the lobby shows them in."""
+    """Every game's name in the registry's order: the order the lobby shows them in.
+
+        >>> listed()
+        ['trails', 'towers', 'gamma', 'lattice']
+    """
     return list(_MODULES)
 
 
@@ -103,12 +113,27 @@ def unregister(name: str) -> None:
 
 
 def get(name: str) -> Game:
-    """The Game called `name`; KeyError for an unknown name."""
+    """The Game called `name`; KeyError for an unknown name.
+
+        >>> get("towers").title, get("towers").seats
+        ('Towers', (2, 2))
+        >>> get("chess")
+        Traceback (most recent call last):
+        KeyError: 'chess'
+    """
     return importlib.import_module(package(name)).GAME
 
 
 def from_dict(d: dict) -> Board:
-    """Rebuild a board from `board.to_dict()`; a corrupt record raises (ValueError, KeyError, IllegalMove)."""
+    """Rebuild a board from `board.to_dict()`; a corrupt record raises (ValueError, KeyError, IllegalMove).
+
+        >>> board = from_dict({"game": "gamma", "options": {"width": 3, "height": 3}, "moves": ["0,0", "2,2"]})
+        >>> board.turn, board.moves
+        (1, ['0,0', '2,2'])
+        >>> from_dict({"game": "gamma", "options": {"width": 3, "height": 3}, "moves": ["0,0", "0,0"]})
+        Traceback (most recent call last):
+        games.base.IllegalMove: move 2 ('0,0') is illegal: a1 is taken
+    """
     if not isinstance(d, dict):
         raise ValueError("a record must be an object with game, options and moves")
     game = get(d.get("game"))

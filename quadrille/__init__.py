@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from importlib import metadata as package_metadata
 from pathlib import Path
 
 from flask import Flask, jsonify, render_template, request
@@ -41,7 +42,9 @@ from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
 from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
-from .web import api_documents, blocks_api, seat_names
+from .moderation import ModerationService
+from .moderation.live import LiveModeration
+from .web import api_documents, blocks_api, moderation_api, moderation_pages, seat_names
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
@@ -50,9 +53,24 @@ from .web.socket_context import LeanSocketIO
 from .matches.cache import MatchCache
 from .matches import summary
 from .matches.retention import Retention
+from .observability import logs as observed_logs
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger("quadrille")
+
+# The version has one source, pyproject.toml, read from the installed package's metadata; this constant is
+# for a checkout run without installing it (tests/platform/test_release.py keeps the two equal).
+RELEASE = "0.1.0"
+
+
+def installed_version() -> str:
+    try:
+        return package_metadata.version("quadrille")
+    except package_metadata.PackageNotFoundError:
+        return RELEASE
+
+
+__version__ = installed_version()
 
 
 class PlainJsonPacket(socketio_packet.Packet):
@@ -86,7 +104,8 @@ def create_app(config: dict | None = None) -> Flask:
         config["RATELIMIT_STORAGE_URI"] = queue  # budgets per address hold across processes
     redis_pool, counter_options, queue_options = None, {}, {}
     if queue:
-        import redis
+        from .infra.extras import require
+        redis = require("redis", "a message queue (--message-queue, QUADRILLE_MESSAGE_QUEUE)")
 
         from .infra.message_queue import RoomAwareRedisManager
         # One bounded pool for presence, leases, timers and the budgets: a greenlet that finds every
@@ -174,6 +193,11 @@ def create_app(config: dict | None = None) -> Flask:
     service.bus.subscribe(REMATCH, ratings.on_rematch)  # a rated match's rematch is rated
     service.bus.subscribe(REMATCH, accounts.on_rematch)  # a rematch's seats go to the same accounts
     accounts.forgetters.extend([ratings.forget, challenges.forget])
+    moderation = ModerationService(storage, service, accounts, challenges,
+                                   budget=per_account_budget(budgets, config["REPORT_RATE"], "reports"))
+    live_moderation = LiveModeration(moderation.store, service, accounts, spawn=spawn, sleep=sleep,
+                                     every=config["MODERATION_POLL"],
+                                     close_room=lambda account_id: socketio.close_room(inbox.room_of(account_id)))
     inbox.register(socketio)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
@@ -183,7 +207,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.presence"] = presence
     app.extensions["quadrille.budgets"] = budgets
     app.extensions["quadrille.clocks"] = clocks
-    app.extensions["quadrille.backends"] = [clocks, presence, leases, timers]  # closed at shutdown (app.py)
+    app.extensions["quadrille.moderation"] = moderation
+    app.extensions["quadrille.live_moderation"] = live_moderation
+    app.extensions["quadrille.backends"] = [clocks, presence, leases, timers,  # closed at shutdown (app.py)
+                                            live_moderation]  # started by app.py, as the clocks' heartbeat
     clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
     # Lists of games read summaries (matches/summary.py): an earlier release's matches are summarised in the
     # background; unopened anonymous imports expire (matches/retention.py); by-name matches idle out.
@@ -193,9 +220,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     def health() -> tuple[dict, bool]:
         """For load balancers and checks: this process, its database and its queue, and whether both answer;
-        `sockets` is how many Socket.IO connections this process holds (how evenly nginx spreads them)."""
+        `sockets` is how many Socket.IO connections this process holds (how evenly nginx spreads them), and
+        `version` the release it runs (which process of a rolling upgrade runs which)."""
         answer = {"ok": True, "process": os.getpid(), "database": storage.dialect, "queue": "redis" if queue else None,
-                  "sockets": len(socketio.server.eio.sockets)}
+                  "sockets": len(socketio.server.eio.sockets), "version": __version__}
         for name, ping in (("database", storage.ping), ("queue", client.ping if client is not None else None)):
             if ping is None:
                 continue
@@ -215,15 +243,24 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(blocks_api.bp)
+    app.register_blueprint(moderation_api.bp)
+    app.register_blueprint(moderation_pages.bp)
     app.register_blueprint(api_documents.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
+    moderation_api.install(app)
     game_files.install(app)
     assets.install(app, game_files.static_mounts())
     register_error_handlers(app)
     # 429s and CSRF refusals counted and summed up once a minute, not logged one line each (web/refusal_log.py).
     app.extensions["quadrille.backends"].append(refusal_log.install(app, spawn, sleep))
+    # Outside every other door: one access line per request and socket, failed logins (observability/logs.py);
+    # the Prometheus metrics only when METRICS names where to serve them (observability/metrics.py).
+    observed_logs.install(app, socketio)
+    if config["METRICS"]:
+        from .observability import metrics
+        metrics.install(app, socketio, storage, client)
     return app
 
 

@@ -159,6 +159,10 @@ DEFAULTS = {
     # cancelled challenges floods their pages), and challenges that may wait for one player's answer.
     "CHALLENGE_RATE": "30 per 10 minutes",
     "CHALLENGES_WAITING_MAX": 30,
+    # Reports one account may send (quadrille/moderation/; besides a day's cap of 20), and how often each server
+    # process looks at the moderation log for what the command line or another process did (seconds).
+    "REPORT_RATE": "5 per 10 minutes",
+    "MODERATION_POLL": 1.0,
     # Rated games of one game between the same two accounts in the last 24 hours; past it they are played
     # unrated (ratings/service.py: a newcomer's first games move a Glicko-2 rating most, and one opponent's
     # tenth game of the day is no fresh evidence).
@@ -215,4 +219,17 @@ DEFAULTS = {
     # Every server process says it is alive this often (one row); a server that starts after none did for three
     # of these gives the running clocks back the time nobody served them.
     "CLOCK_BEAT": 1.0,
+
+    # -- logs and metrics (quadrille/observability/, docs/hosting.md "Logs" and "Metrics") --------------------
+    # The level of the log (DEBUG, INFO, WARNING, ERROR): INFO writes one access line per HTTP request and per
+    # Socket.IO connection and disconnection; DEBUG adds Alembic's lines and the successful health checks.
+    # Failed logins (WARNING) and moderation actions are written at any level.
+    "LOG_LEVEL": "INFO",
+    # "text" (one line per record: time, level, logger, message) or "json" (one JSON object per line, with the
+    # access lines' fields apart: address, method, path, status, ms, bytes). The log goes to stderr.
+    "LOG_FORMAT": "text",
+    # Prometheus metrics at /metrics on an address of their own, "host:port" (e.g. "127.0.0.1:9464"), apart
+    # from the site's listener so that nginx never serves them; "" (the default): off. In a cluster each app
+    # process needs a port of its own, and Prometheus scrapes each one.
+    "METRICS": "",
 }

@@ -22,12 +22,15 @@ group and no other (scripts/services/users.py); the app processes run as the use
 
 It prints `Quadrille cluster ready on http://127.0.0.1:P/ (N processes, postgresql, redis)` once every piece
 answers, and stops everything it started, by PID, on SIGTERM or Ctrl-C. It never touches a system-wide
-PostgreSQL, Redis or nginx.
+PostgreSQL, Redis or nginx. Meanwhile it supervises the app processes: one that dies is started again after a
+pause that doubles while it keeps dying, from 1 s to 30 s (scripts/services/supervisor.py), each death and
+restart logged on standard error, and cluster.json rewritten with the new PID.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -44,6 +47,7 @@ from scripts.services.nginx import Nginx  # noqa: E402
 from scripts.services.postgres import Postgres  # noqa: E402
 from scripts.services.process import fits_a_socket_path, free_port  # noqa: E402
 from scripts.services.redis import Redis  # noqa: E402
+from scripts.services.supervisor import Supervisor  # noqa: E402
 from scripts.services.users import is_root, shared_with, write_private  # noqa: E402
 
 
@@ -177,6 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.processes < 1:
         parser.error("--processes must be at least 1")
 
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     stopping = []
 
     def stop(*_):
@@ -193,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     if is_root():
         print("(the app processes run as root, as this script does: start it as an ordinary user to run them "
               "unprivileged; README.md, \"Running several processes\")", file=sys.stderr, flush=True)
+    supervisor = Supervisor(cluster.apps, restarted=cluster.write_description)
     try:
         while not stopping:
+            supervisor.check()
             time.sleep(0.2)
     finally:
         cluster.stop()

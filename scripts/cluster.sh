@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A Quadrille cluster on this machine: a PostgreSQL server and a Redis server of its own, N app processes
 # and nginx in front, everything under DIR. Installs what is missing first (Debian's postgresql,
-# redis-server and nginx, and the project's Python packages).
+# redis-server and nginx, and the project's Python packages with quadrille[cluster], and quadrille[eventlet] for
+# --async-mode eventlet, into a virtual environment: scripts/venv.sh). An app process that dies is started
+# again, after a pause that doubles from 1 s to 30 s while it keeps dying, and the restart is logged.
 #
 #   bash scripts/cluster.sh [--processes N] [--port P] [--data DIR] [--async-mode gevent|eventlet]
 #
@@ -13,6 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/services.sh
 install_services
-python3 -c "import flask_socketio, psycopg, redis, gevent, eventlet, sqlalchemy, alembic" 2>/dev/null \
-  || python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt -e .
-exec python3 scripts/cluster.py "$@"
+source scripts/venv.sh
+use_venv
+extras=cluster
+case " $* " in *" --async-mode eventlet "* | *" --async-mode=eventlet "*) extras=cluster,eventlet ;; esac
+install_into_venv -e ".[$extras]"
+exec python scripts/cluster.py "$@"

@@ -1,5 +1,7 @@
-"""Build the API reference from the docstrings with pdoc: the engine contract and each engine (games/), and the
-server's services (quadrille/: the match service, clocks, storage, timers, presence, the computer...).
+"""Build the documentation site: a guide for a game's author first (index.html: the engine contract of
+docs/engine.md, then a page per game, guide/<name>.html: scripts/docs_guide.py), then the reference built from
+the docstrings with pdoc: the engine contract and each engine (games/), and the server's services (quadrille/:
+the match service, clocks, storage, timers, presence, the computer...), every module listed in modules.html.
 
     python scripts/docs.py [OUTPUT]     # default build/docs/; scripts/docs.sh installs pdoc first
 
@@ -15,6 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+TEMPLATES = Path(__file__).resolve().parent / "docs_templates"   # the guide's page; module pages lead back to it
 PACKAGES = ("games", "quadrille")
 SKIP = ("quadrille.infra.migrations",)
 
@@ -40,12 +43,17 @@ def specs() -> list[str]:
 
 def main() -> None:
     import pdoc
+    import pdoc.extract
     import pdoc.render
 
+    import docs_guide
+
     output = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "build" / "docs"
-    pdoc.render.configure(docformat="markdown", footer_text="Quadrille", search=True)
-    pdoc.pdoc(*specs(), output_directory=output)
-    print(f"API reference written to {output}/index.html")
+    pdoc.render.configure(docformat="markdown", footer_text="Quadrille", search=True, template_directory=TEMPLATES)
+    chosen = specs()
+    pdoc.pdoc(*chosen, output_directory=output)
+    docs_guide.write(output, pdoc.extract.walk_specs(chosen))
+    print(f"Documentation written to {output}/index.html (the guide; every module: modules.html)")
 
 
 if __name__ == "__main__":

@@ -2,25 +2,33 @@
 # Install what the tests need (Python packages, Debian's Chromium, PostgreSQL, Redis and nginx) and run every
 # test. The tests start PostgreSQL, Redis and nginx servers of their own in temporary directories.
 # Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/platform -x`.
+# Python's packages go into a virtual environment (`.venv` here, or the one active: scripts/venv.sh), and
+# everything runs from it: pytest, the servers the tests start (sys.executable), Playwright.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if ! python3 -c "import venv, ensurepip" 2>/dev/null && command -v apt-get >/dev/null 2>&1; then
+  sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"
+  ($sudo_ apt-get update -qq && $sudo_ apt-get install -y -qq python3-venv) >/dev/null || true
+fi
+source scripts/venv.sh
+use_venv
 # The versions tested are pinned in constraints.txt (pip-compile --upgrade --extra test; see README).
-python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
+install_into_venv -e ".[test]"
 
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"
   ($sudo_ apt-get update -qq && $sudo_ apt-get install -y -qq chromium) >/dev/null || true
 fi
 if [ ! -x /usr/bin/chromium ]; then
-  python3 -m playwright install chromium  # no Debian package here: Playwright's own build
+  python -m playwright install chromium  # no Debian package here: Playwright's own build
 fi
 
 source scripts/services.sh
 install_services
 
 if [ $# -gt 0 ]; then
-  exec python3 -m pytest -q -p no:cacheprovider "$@"
+  exec python -m pytest -q -p no:cacheprovider "$@"
 fi
 
 # The tiers (docs/architecture.md, "Tests"): the engine's and the platform's tests on both cores (pytest-xdist;
@@ -32,7 +40,7 @@ tier() {
   local name=$1; shift
   local started=$SECONDS
   echo "== $name: pytest $*"
-  python3 -m pytest -q -p no:cacheprovider "$@" || failed=1
+  python -m pytest -q -p no:cacheprovider "$@" || failed=1
   echo "== $name: $((SECONDS - started)) s"
 }
 tier engine -n 2 tests/games tests/ai

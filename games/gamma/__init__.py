@@ -1,12 +1,12 @@
-"""Gamma: the University of Warsaw IPP 2019/20 assignment game (rules/gamma.md).
+"""Gamma: the University of Warsaw IPP 2019/20 assignment game (its rules: docs/games.md, *Gamma*, and /rules/gamma).
 
 A width x height board, any number of players, at most `areas` connected areas per
 player, one golden move each. `GammaBoard` is the turn-based engine of the engine
-contract (design/engine.md); `games.gamma.engine.Gamma` is the assignment's own API
+contract (docs/engine.md); `games.gamma.engine.Gamma` is the assignment's own API
 (move, golden move, busy/free fields, golden possible, board), which the batch and
 interactive programs (`python -m games.gamma`) use directly.
 
-Notation (rules/gamma.md, "Notation"): `x,y` occupies the empty field (x, y), x the
+Notation (docs/games.md, *Gamma*): `x,y` occupies the empty field (x, y), x the
 column, y the row, y = 0 the bottom row; `gx,y` is the golden move onto (x, y); `skip`
 passes. Numbers are plain decimal without leading zeros. Players who cannot move at
 all are skipped inside `push`; when nobody can move the game is over, and so it is when
@@ -43,8 +43,7 @@ class GammaBoard(Board):
         self._passers: list = []          # per move: the seat that began the run of passes it ends, else None
         self._legal_cache = None          # ((board version, seat), sorted legal moves)
 
-    # ------------------------------------------------------------------ contract
-
+    # ------------------------------------------------------------------ contract (docs/engine.md)
 
     def _parse(self, move) -> tuple:
         """('skip',) or (golden: bool, x, y); IllegalMove if malformed."""
@@ -74,6 +73,15 @@ class GammaBoard(Board):
         return self.core.can_move_normally(p, x, y)
 
     def push(self, move: str) -> None:
+        """Play `x,y`, `gx,y` or `skip` for the seat to act; then the next seat that can move has the turn.
+        A refusal names the field as the board does (columns a, b, ..., rows 1, 2, ... from the bottom).
+
+            >>> board = GAME.new(width=3, height=1, players=2, areas=1)
+            >>> board.push("0,0"); board.push("2,0")
+            >>> board.push("g2,0")                  # Blue's golden move onto Orange's field at c1
+            Traceback (most recent call last):
+            games.base.IllegalMove: taking c1 would give Blue more than 1 areas
+        """
         p = self._turn
         parsed = self._parse(move)
         if p is None:
@@ -100,6 +108,13 @@ class GammaBoard(Board):
                 lambda seat: names[seat - 1] if 0 < seat <= len(names) else f"player {seat}")
 
     def pop(self) -> str:
+        """Take back the last move (the assignment's engine undoes a field; a skip changes no field).
+
+            >>> board = GAME.new(width=3, height=1)
+            >>> board.push("1,0"); board.push("skip")
+            >>> board.pop(), board.pop(), board.turn, board.moves
+            ('skip', '1,0', 1, [])
+        """
         if not self._moves:
             raise IndexError("no move to take back")
         move = self._moves.pop()
@@ -115,6 +130,13 @@ class GammaBoard(Board):
         return p if earlier is None else earlier
 
     def legal_moves(self) -> list[str]:
+        """`skip`, every empty field the seat to act may take, and its golden moves, sorted as strings.
+
+            >>> board = GAME.new(width=3, height=1, players=2, areas=1)
+            >>> board.push("0,0")
+            >>> board.legal_moves()                 # Orange: the two empty fields, or Blue's a1 by a golden move
+            ['1,0', '2,0', 'g0,0', 'skip']
+        """
         p = self._turn
         if p is None:
             return []
@@ -140,6 +162,16 @@ class GammaBoard(Board):
         return tuple(busy(q) for q in range(1, self.players + 1))
 
     def outcome(self) -> Outcome | None:
+        """None while someone can move. Then every player with the most fields wins (a tie has several
+        winners, never a draw): `stuck` when nobody can move, `passed` when no pawn could be placed and
+        every player still able to make a golden move skipped it, one after the other.
+
+            >>> board = GAME.new(width=3, height=1, players=2, areas=1)
+            >>> for move in ["0,0", "2,0", "1,0", "skip", "skip"]:
+            ...     board.push(move)
+            >>> board.outcome()
+            Outcome(winners=(1,), scores=(2, 1), reason='passed')
+        """
         if self._turn is not None:
             return None
         scores = self.scores()
@@ -168,7 +200,14 @@ class GammaBoard(Board):
         (draw the rows in reverse). `legal` lists the fields ([x, y]) the seat to act may
         take with a normal move, `golden` those a golden move may take; `stats[i]` is
         seat i + 1's busy fields, free fields (as the assignment counts them), areas, and
-        whether its golden move is used or possible now."""
+        whether its golden move is used or possible now.
+
+            >>> board = GAME.new(width=3, height=1, players=2, areas=1)
+            >>> board.push("0,0")
+            >>> view = board.view()
+            >>> view["cells"], view["legal"], view["golden"]
+            ([[1, 0, 0]], [[1, 0], [2, 0]], [[0, 0]])
+        """
         core = self.core
         p = self._turn
         xy = core.xy
@@ -274,5 +313,5 @@ GAME = Game(
     longest=_longest,
     notation=gamma_names,
     names=_seat_names,
-    draws=False,  # rules/gamma.md Decision 5: a tie gives several winners, never a draw
+    draws=False,  # a tie gives several winners, never a draw (docs/games.md, *Gamma*)
 )

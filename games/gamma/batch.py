@@ -2,9 +2,10 @@
 
     python -m games.gamma < game.in
 
-Standard input is read as raw bytes and split into lines on b"\\n" only (rules/gamma.md
-§4): the inputs contain NUL, 0xFF, \\r, \\v and invalid UTF-8. A `B w h p a` line starts
-batch mode (`OK n`), an `I w h p a` line interactive mode (see interactive.py); after
+Standard input is read as raw bytes and split into lines on b"\\n" only, as the
+assignment's program does: the inputs contain NUL, 0xFF, \\r, \\v and invalid UTF-8.
+A `B w h p a` line starts batch mode (`OK n`), an `I w h p a` line interactive mode (see
+interactive.py); after
 that the mode cannot change. Every malformed or misplaced line gives `ERROR n` on
 standard error and nothing else; standard error carries nothing but those lines.
 
@@ -131,7 +132,7 @@ class Batch:
             self.error()
 
     def last_line(self, fragment: bytes) -> None:
-        """An unterminated final line: ERROR whatever it holds, as the oracle does (§4.1)."""
+        """An unterminated final line: ERROR whatever it holds, as the oracle does."""
         self.number += 1
         if fragment:
             self.error()

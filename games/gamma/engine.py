@@ -1,6 +1,6 @@
 """Gamma's fast core: the University of Warsaw assignment's engine functions.
 
-`Gamma(width, height, players, areas)` is the C API of `gamma.h` (rules/gamma.md §2):
+`Gamma(width, height, players, areas)` is the C API of the assignment's `gamma.h`:
 `move`, `golden_move`, `busy_fields`, `free_fields`, `golden_possible`, `board`, plus
 `undo` (make/unmake, for the turn-based board and the AI) and a few queries that the
 browser view needs (`move_targets`, `golden_targets`, `areas_of`).
@@ -27,8 +27,8 @@ the C functions do (an invalid player or field gives 0/False, never an exception
 from __future__ import annotations
 
 UINT32_MAX = 0xFFFFFFFF
-# Refused sizes fail cleanly (ValueError) instead of exhausting memory (rules/gamma.md
-# §2.1). Up to 2,097,152 fields (1448 x 1448, or a 1 x 2,097,152 strip: a strip is never
+# Refused sizes fail cleanly (ValueError) instead of exhausting memory, as the
+# assignment's gamma_new may fail (batch mode prints ERROR either way). Up to 2,097,152 fields (1448 x 1448, or a 1 x 2,097,152 strip: a strip is never
 # refused when a square of as many fields is not) and 1,048,576 players. Measured in
 # CPython 3.11: a new 1448 x 1448 game takes 64 MB (the 1-wide strip 128 MB, the padding
 # doubles it), a full one about 420 MB with its undo history; 1000 x 1000 full, 200 MB.
@@ -623,7 +623,7 @@ class Gamma:
 
     def next_player(self, player: int) -> int | None:
         """The next player after `player` in cyclic order who can move, `player` itself
-        last; None when nobody can (the turn order of the interactive mode, §5.2)."""
+        last; None when nobody can (the turn order of the interactive mode)."""
         can_play = self.can_play
         for q in range(player + 1, self.players + 1):
             if can_play(q):

@@ -1,4 +1,4 @@
-"""Gamma's interactive mode (rules/gamma.md §5): a full-screen game in an ANSI terminal.
+"""Gamma's interactive mode (the assignment's `I w h p a`): a full-screen game in an ANSI terminal.
 
 After `I w h p a` standard input carries key strokes: the arrows move the cursor,
 SPACE places a pawn, G makes the golden move, C gives up the turn, Ctrl-D (or the end
@@ -12,7 +12,7 @@ no-echo mode (Ctrl-C and Ctrl-Z still work and restore the terminal) and the pro
 refuses to start in a window too small for the board.
 
 Parts, so that the tests can drive them without a terminal:
-  KeyDecoder  bytes -> keys, never swallowing a meaningful byte after ESC (§5.2)
+  KeyDecoder  bytes -> keys, never swallowing a meaningful byte after ESC
   Session     the game, the cursor and the turn order
   Screen      frames as ANSI text
   Terminal    termios and window size of a real terminal (None when not a tty)

@@ -1,6 +1,6 @@
 """Gamma's end by passes: the rule that ends a game in which nobody will move any more.
 
-The assignment's game ends when no player can move (rules/gamma.md §1, §5.2), or when a player at the
+The assignment's game ends when no player can move, or when a player at the
 terminal presses Ctrl-D. A player who still holds a usable golden move can always move, so on a board
 where no pawn can be placed the original asks that player again and again until somebody presses Ctrl-D.
 The web game has no Ctrl-D that one player could press for all, so it ends the game there itself:

@@ -1,6 +1,6 @@
 """Lattice Checkers: spatial checkers on a box of nodes on alternating checkerboard levels.
 
-Rules: shared/rules/lattice.md (Decisions and Notation first). The engine is in ``board.py``, the
+Rules: docs/games.md (*Lattice Checkers*) and the rules page, templates/rules.html. The engine is in ``board.py``, the
 geometry in ``geometry.py`` and the import of the original's ``.ltc`` save files in ``ltc.py``.
 """
 from __future__ import annotations
@@ -22,7 +22,7 @@ def _longest(options: dict) -> int:
     Balls and stars step only forward, so without captures a game ends after each piece crossed the lattice
     once; but a promotion brings a captured ball back to its side's first level, and a star on the far level
     may capture backwards and walk up again, so there is no simple bound. The longest recorded games take 2.75
-    to 3.6 moves per node (shared/reference/lattice.jsonl: 88 moves on 222's 32 nodes, 173 on 223's 48, 355 on
+    to 3.6 moves per node (the games recorded from the original: 88 moves on 222's 32 nodes, 173 on 223's 48, 355 on
     333's 108), random games and the classic and search levels against each other at most 3: 20 a node is
     more than five times the longest of them."""
     return MOVES_PER_NODE * len(lattice(options["size"]).nodes)
@@ -39,7 +39,7 @@ GAME = Game(
     notation=lattice_names,
     # The sides are called by the colours the players chose (the two always differ): "Blue", "Red".
     names=lambda options: [options["color_b"].capitalize(), options["color_t"].capitalize()],
-    draws=True,  # rules/lattice.md Decision 6: equal scores are a draw
+    draws=True,  # equal scores are a draw (docs/games.md, *Lattice Checkers*)
     summary=(
         "Checkers in three dimensions: the pieces stand on the nodes of a lattice of stacked checkerboard levels "
         "and move one step along the diagonals that go up or down a level, B upwards from the bottom and T "

@@ -1,6 +1,6 @@
-"""Lattice Checkers rules engine (rules/lattice.md), on the engine contract (design/engine.md).
+"""Lattice Checkers rules engine, on the engine contract (docs/engine.md).
 
-Notation (rules/lattice.md, "Notation"):
+Notation (docs/games.md, *Lattice Checkers*):
 
 * ``Aa1-Ab2``      simple move one step forward (B up, T down) to a free neighbour;
 * ``Cd2:Ad4:Ab2``  a whole capture chain: the start node, then every landing node; each captured piece is
@@ -19,7 +19,7 @@ import re
 from games.base import Board, IllegalMove, Option, Outcome
 from games.lattice.geometry import SIZES, SIDE_NAME, B, T, lattice
 
-# The original's 8 colours (rules/lattice.md §4), name -> RGB. The rules ignore them; renderers use them.
+# The original's 8 colours, name -> RGB. The rules ignore them; renderers use them.
 COLORS = {
     "red": (1.0, 0.0, 0.0),
     "orange": (1.0, 0.6, 0.0),
@@ -36,7 +36,7 @@ _POS_RE = re.compile(r"^B:([^;]*);T:([^;]*);benchB:(\d+);benchT:(\d+)$")
 
 
 class StartOption(Option):
-    """A free-text option: a start position as a ``<pos>`` string (rules/lattice.md §12.3), or "" for the
+    """A free-text option: a start position as a ``<pos>`` string (see `parse_pos`), or "" for the
     standard setup. Only imported ``.ltc`` games set it; the JSON record needs it to rebuild such a game.
     The position itself is checked against the size when the board is made."""
 
@@ -122,16 +122,32 @@ class LatticeBoard(Board):
         self._last = None              # (seat, kind, path, promoted) of the last push
         self._settle(opts["first"], False)
 
-    # ------------------------------------------------------------------ contract
-
-
+    # ------------------------------------------------------------------ contract (docs/engine.md)
 
     def legal_moves(self) -> list[str]:
+        """The side to act's steps, whole capture chains (capturing is mandatory) or, after a promotion, the
+        returns of a captured ball, sorted.
+
+            >>> board = LatticeBoard({})                  # 222: a 4x4x4 box, B on level 1, T on level 4
+            >>> board.push("Bb1-Ab2"); board.push("Ad4-Ac3")
+            >>> board.legal_moves()                       # B must jump Ac3, landing on the far level
+            ['Ab2:Ad4']
+        """
         if self._sorted is None:
             self._sorted = sorted(self._legal)
         return list(self._sorted)
 
     def push(self, move: str) -> None:
+        """Play a step, a capture chain or a return. Passes are automatic, and a promoting side moves again.
+
+            >>> board = LatticeBoard({})
+            >>> board.push("Bb1-Ab2"); board.push("Ad4-Ac3")
+            >>> board.push("Ac1-Ad2")
+            Traceback (most recent call last):
+            games.base.IllegalMove: a capture is mandatory: play one of Ab2:Ad4
+            >>> board.push("Ab2:Ad4"); board.turn        # a star now: B plays again
+            1
+        """
         act = self._legal.get(move) if isinstance(move, str) else None
         if act is None:
             raise IllegalMove(self._explain(move))
@@ -197,6 +213,14 @@ class LatticeBoard(Board):
             self._settle(side if promoted else 3 - side, promoted)
 
     def pop(self) -> str:
+        """Take back the last move, captured pieces and all.
+
+            >>> board = LatticeBoard({})
+            >>> for move in ["Bb1-Ab2", "Ad4-Ac3", "Ab2:Ad4"]:
+            ...     board.push(move)
+            >>> board.scores(), board.pop(), board.scores()
+            ((1, 0), 'Ab2:Ad4', (0, 0))
+        """
         if not self._undo:
             raise IndexError("pop from a board with no moves")
         move, saved, diff = self._undo.pop()
@@ -227,6 +251,14 @@ class LatticeBoard(Board):
         return move
 
     def outcome(self):
+        """None, or the end: `stuck` (neither side can act) or `eliminated` (with `end_on_elimination`); the
+        scores are each side's pieces on its far level, and equal scores are a draw (no winners).
+
+            >>> board = LatticeBoard({"start": "B:Aa3;T:Dd1;benchB:0;benchT:0"})   # an imported position
+            >>> board.push("Aa3-Ab4")                     # B reaches its far level; T's piece is on its own
+            >>> board.outcome()
+            Outcome(winners=(), scores=(1, 1), reason='stuck')
+        """
         return self._outcome
 
     def copy(self) -> "LatticeBoard":
@@ -258,7 +290,7 @@ class LatticeBoard(Board):
         return self._bench[1], self._bench[2]
 
     def turn_boundaries(self) -> list[int]:
-        """The move counts after which a complete turn has ended (Decision 7), from 0 up to len(moves): every
+        """The move counts after which a complete turn has ended (a take-back's stops), from 0 up to len(moves): every
         count except one that stops between a promoting move and its return (the move after it, or the
         current position, is a ``+node`` still due). A rewind or take-back should stop only at these."""
         moves = self._moves
@@ -278,7 +310,7 @@ class LatticeBoard(Board):
         return frozenset(self._pieces[seat])
 
     def scores(self) -> tuple[int, int]:
-        """(B, T): each side's pieces, balls and stars, standing on its far level (§2.7)."""
+        """(B, T): each side's pieces, balls and stars, standing on its far level."""
         g = self._g
         level = g.level
         return tuple(sum(1 for n in self._pieces[s] if level[n] == g.far_level[s]) for s in (B, T))
@@ -288,7 +320,7 @@ class LatticeBoard(Board):
         return len(self._pieces[seat]) + self._bench[seat] > 0
 
     def pos(self) -> str:
-        """The position as a ``<pos>`` string (rules/lattice.md §12.3)."""
+        """The position as a ``<pos>`` string, as `parse_pos` reads it."""
         return _pos_string(self._g, self._cells, self._bench)
 
     def piece_at(self, label: str):
@@ -485,6 +517,13 @@ class LatticeBoard(Board):
     # ------------------------------------------------------------------ view
 
     def view(self) -> dict:
+        """The lattice for both drawings (3D and flat levels): `nodes` (id, coordinates, seat, star), `levels`
+        (rows of `b`/`B`, `t`/`T`, `.`), `legal`, `bench`, `score`, `pending` (a return is due), `outcome`.
+
+            >>> view = LatticeBoard({}).view()
+            >>> view["levels"][0]
+            {'level': 1, 'rows': ['b b ', ' b b', 'b b ', ' b b']}
+        """
         g = self._g
         lab = g.label
         cells = self._cells

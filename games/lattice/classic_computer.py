@@ -1,8 +1,8 @@
-"""Lattice Checkers: the original program's three computer levels, exactly (rules/lattice.md §6).
+"""Lattice Checkers: the original program's three computer levels, exactly.
 
 Each level is a chain of heuristic filters over the legal first actions, then a two-stage random pick
 (a piece uniformly, then one of its options uniformly); a capture chain continues with uniformly random
-hops, unfiltered. The quirks of the original are kept on purpose (§6.3), so that the candidate sets equal
+hops, unfiltered. The quirks of the original are kept on purpose, so that the candidate sets equal
 the `ai` sets recorded in the reference games.
 
     candidates(board, level) -> set of first actions ("Aa1-Ab2" or "Cd2:Ad4", the first hop of a chain)
@@ -22,7 +22,7 @@ B, T = 1, 2
 OPPOSITE = (5, 4, 7, 6, 1, 0, 3, 2)
 SMART = {1: 2, 2: 16, 3: 32}
 
-# the filter sequences of §6.3
+# the filter sequences of each level, as the original chains them
 CAPTURE_FILTERS = {1: "ESESN", 2: "ESESN", 3: "ESN"}
 MOVE_FILTERS = {
     1: ("safe", "attacked"),
@@ -42,7 +42,7 @@ class Position:
         self.nb = g.neighbours            # per node: 8 neighbours in scan order, None when out of bounds
         self.step_of = _step_table(board.options["size"])
 
-    # -- predicates of §6.2 ------------------------------------------------------------------------------
+    # -- the original's predicates ------------------------------------------------------------------------------
 
     def own(self, n) -> bool:
         return self.cells[n] * self.sign > 0

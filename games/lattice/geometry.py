@@ -1,4 +1,4 @@
-"""The lattice of Lattice Checkers: nodes, labels, neighbours and jumps (rules/lattice.md §1).
+"""The lattice of Lattice Checkers: nodes, labels, neighbours and jumps.
 
 Index coordinates (j, i, l): j is x (labels A..F), i is y (a..f), l the level (1..6 in labels,
 0-based here). A node exists where j + i + l is even. Nodes are numbered on the full box,

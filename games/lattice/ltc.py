@@ -1,4 +1,4 @@
-"""The original app's ``.ltc`` save files (rules/lattice.md §9.1, §9.3): import, and an export for tests and
+"""The original app's ``.ltc`` save files: import, and an export for tests and
 for players who take a position back to the app.
 
     from games.lattice import ltc

@@ -1,8 +1,8 @@
 """Towers (Laurent Orseau): rules engine (`core`) and the original's `.twr` save format (`twr`).
 
-Notation (shared/rules/towers.md, "Notation"): `m{x},{y}>{x},{y}:{k}` moves the top k pawns in a straight line,
+Notation (docs/games.md, *Towers*): `m{x},{y}>{x},{y}:{k}` moves the top k pawns in a straight line,
 `i{k}` imports k pawns onto the own master, `end` ends the turn. Options: `size` and `rules` (the alternative
-rules of §8).
+rules of the original's New-game dialog, `RULES`).
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def _longest(options: dict) -> int:
 
     Towers has no bound of its own: towers may walk back and forth and only four passes in a row draw. The
     longest recorded games take 169 actions on 5x5 (stopped at the recording's cap of 150 turns) and 261 on 9x9
-    (shared/reference/towers.jsonl), at most 34 x size; bench/tournament.py ends a game at 600 actions on 6x6
+    (the games recorded from the original), at most 34 x size; bench/tournament.py ends a game at 600 actions on 6x6
     (100 x size), a cap that level 3 games sitting on a lead used to reach; of 4,000 uniformly random games the
     longest took 1,203 actions on 5x5 and 2,380 on 10x10 (at most 241 x size). A bigger board gives longer
     distances and more move points, hence more actions a turn: the bound grows with the size."""
@@ -50,9 +50,9 @@ GAME = Game(
     seats=(2, 2),
     options=OPTIONS,
     board_class=TowersBoard,
-    formats={"twr": twr},  # the original client's save files (towers.md §9)
+    formats={"twr": twr},  # the original client's save files (docs/games.md, *Towers*)
     names=lambda options: ["Blue", "Red"],  # the colours the renderer draws Player 1 and Player 2 in
-    draws=True,  # rules/towers.md Decision 1: four pure passes in a row draw
+    draws=True,  # four pure passes in a row draw (docs/games.md, *Towers*)
     summary=(
         "Each turn you get as many move points as pawns in your reserve, and spend them on several actions: "
         "moving a pawn or tower in a straight line costs its distance times the pawns moved, and importing a "

@@ -1,8 +1,9 @@
-"""Towers: the original program's rule-based computer player AI-1 (rules/towers.md §10), as "classic".
+"""Towers: the original program's rule-based computer player AI-1, as "classic".
 
 AI-1 plans a whole turn in one pass of six rules, each playing the actions it finds on the board at once:
 
-1. if a path reaches the enemy master (the "master in danger" search of §7, `find-attacked-path*`), walk it
+1. if a path reaches the enemy master (the "master in danger" search of `TowersBoard.master_attacked`, the
+   original's `find-attacked-path*`), walk it
    (the master tower imports pawns before its last step when it needs the height) and win;
 2. if its own master is attacked: by more than one enemy piece, run away (move the master along a path to
    a free cell or onto a single own pawn, accepted only if the master is then no longer attacked); by one,
@@ -13,13 +14,13 @@ AI-1 plans a whole turn in one pass of six rules, each playing the actions it fi
 5. raise each own cell attacked by a taller enemy tower and not protected by a taller own one (safe paths);
 6. import one pawn ("to avoid draw games") and end the turn.
 
-Quadrille's one change (rules/towers.md §5: four pure passes in a row draw): the import of rule 6 is exported
+Quadrille's one change (the rules' draw: four pure passes in a row): the import of rule 6 is exported
 again at the end of the turn, so such a turn changes nothing, yet it is not a pass; the original's AI-1 thus
 answered every pass with it, and a game against it (or between two of them) could never be drawn. When rule 6
 is all it would play and the opponent's last turn changed nothing either (a pass, or an import exported
 again), AI-1 passes instead, and the engine's draw rule ends a game in which neither side acts.
 
-"Safe" means that after the path is played, the own master is not attacked (§7). The engine plays one
+"Safe" means that after the path is played, the own master is not attacked (`master_attacked`). The engine plays one
 action per call, so `choose` rebuilds the turn's start, plans the whole turn from there (deterministically)
 and returns the plan's next action; if the actions played so far this turn are not the plan's (another
 player held the seat earlier in the turn), it plans from the current position instead.
@@ -115,7 +116,7 @@ class _Turn:
     def safe(self) -> bool:
         return self.b.outcome() is not None or not self.b.master_attacked(self.me)
 
-    # -- paths (§7's breadth-first search, returning the paths) ----------------------------------------
+    # -- paths (master_attacked's breadth-first search, returning the paths) ----------------------------------------
 
     def paths_to(self, target, side: int, budget: int, *, skip_locked: bool, master_rule: bool = True) -> list:
         """Every piece of `side` that can reach `target` through empty cells within `budget` points:

@@ -2,7 +2,7 @@
 
 A turn is several actions, and the search goes action by action (`end` is one of them), so a leaf can fall
 in the middle of a turn. The evaluation therefore reads the masters' danger through the engine's public
-`master_attacked(player)` (the original's own heuristic, rules/towers.md §7), which measures the attacker's
+`master_attacked(player)` (the original's own heuristic), which measures the attacker's
 reach with its move points left when it is to move, else with its next turn's points:
 
 * after my turn has ended, an attacked master of mine means the opponent can probably take it: close to a
@@ -289,7 +289,7 @@ class TowersModel(Model):
 
     def walk_to_master(self, board):
         """The first action of a walk of the side to move onto the enemy master this turn (the original's
-        "master in danger" path, §7, walked as AI-1 walks it), when one is found and wins; else None."""
+        "master in danger" path, walked as AI-1 walks it), when one is found and wins; else None."""
         side = board.turn
         if side is None or not board.master_attacked(3 - side):
             return None
@@ -314,7 +314,7 @@ class TowersModel(Model):
         return None
 
     def defences(self, board, legal: list) -> list:
-        """When the side to move would leave its master attacked (§7) by ending now: its master's moves and
+        """When the side to move would leave its master attacked (master_attacked) by ending now: its master's moves and
         the actions onto the cells around the master that an attacker's path could cross (nearest first),
         and attacks on the enemy pieces next to them; else nothing."""
         side = board.turn

@@ -1,7 +1,7 @@
 """Towers (Laurent Orseau): the rules engine.
 
-Specification: shared/rules/towers.md (section numbers below refer to it). The engine follows the original
-(Metaxal/towers at e6777c9) except where the rules doc's "Decisions for Quadrille" say otherwise:
+The rules for players: docs/games.md (*Towers*) and the rules page, templates/rules.html. The engine follows the
+original (Metaxal/towers at e6777c9) except where Quadrille decided otherwise:
 `1 <= k <= height`, no import clamping, the game ends at once on a winning capture, nothing is legal once the
 game is over, and `no-master-win` forbids the master tower to take the opposing master.
 
@@ -9,7 +9,7 @@ Representation (all private; `state()` and `view()` are the public pictures):
 
 * `_cells`: flat list, index `y * n + x`; `+h` = Player 1 tower of height h, `-h` = Player 2, `0` = empty.
 * `_master[p]`, `_reserve[p]` (p = 1, 2; index 0 unused): master cell index and reserve of each player. A
-  captured master keeps its last position, as in the reference data (§13 row 12); the game is over then.
+  captured master keeps its last position, as in the games recorded from the original; the game is over then.
 * `_cur`, `_mp`, `_start_mp`: player to move, its move points, its points at the start of the turn.
 * `_locked`: frozenset of locked cell indices (replaced, never mutated, so undo can keep references).
 * `_ply`: number of completed turns (the original's plies); `_turn_start`: index in `moves` where the current
@@ -26,7 +26,7 @@ from collections import deque
 from games.base import Board, IllegalMove, Option, Outcome
 from games.notation import cell_name
 
-# The alternative rules, in the order of the original's New-game dialog (§8); the .twr format writes them in
+# The alternative rules, in the order of the original's New-game dialog; the .twr format writes them in
 # this order. Values: the original UI text.
 RULES = {
     "tower-out": "Pawns can get out of any tower, not just the master",
@@ -39,7 +39,7 @@ RULES = {
 }
 RULE_ORDER = tuple(RULES)
 
-MIN_SIZE = 5     # n = 4 would give a zero reserve (§1)
+MIN_SIZE = 5     # n = 4 would give a zero reserve
 MAX_SIZE = 32    # no rule limit; a practical bound so that a request cannot build a huge board
 FORM_SIZES = (5, 10)  # what the original client (and Quadrille's new-game form) offers
 
@@ -53,7 +53,7 @@ OPTIONS = {
 
 DRAW_PASSES = 4
 
-# The original engine's refusal messages (§4.1), used verbatim as IllegalMove reasons, with a longer
+# The original engine's refusal messages, used verbatim as IllegalMove reasons, with a longer
 # explanation for people in `TowersIllegalMove.detail`.
 NOT_OWNER = "Not owner of source cell"
 NOT_STRAIGHT = "Not moving in straight line"
@@ -163,7 +163,7 @@ def _tables(n: int) -> tuple:
 
 
 def initial_masters(n: int, corner: bool) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Masters' starting cells (x, y) of Player 1 and Player 2 (§2)."""
+    """Masters' starting cells (x, y) of Player 1 and Player 2."""
     if corner:
         return (n - 1, n - 1), (0, 0)
     return (n // 2, n - 1), ((n - 1) // 2, 0)
@@ -192,7 +192,7 @@ class TowersBoard(Board):
         self._reserve = [0, n - 4, n - 4]
         self._cur = 1
         self._mp = self._start_mp = n - 4
-        # first-ply lock of Player 1's master (§2.5), unless no-first-lock-master
+        # first-ply lock of Player 1's master, unless no-first-lock-master
         self._locked = frozenset() if "no-first-lock-master" in rules else frozenset((self._master[1],))
         self._ply = 0
         self._turn_start = 0
@@ -242,14 +242,29 @@ class TowersBoard(Board):
         b._custom = True
         return b
 
-    # ------------------------------------------------------------------ contract
+    # ------------------------------------------------------------------ contract (docs/engine.md)
 
     @property
     def turn(self):
+        """The player whose turn it is, for every action of the turn; None once the game is over.
+
+            >>> board = TowersBoard({"size": 6})          # 2 move points a turn on 6x6
+            >>> board.push("m1,4>1,3:1"); board.turn      # one point left: still Blue's turn
+            1
+            >>> board.push("m1,3>1,2:1"); board.turn      # none left: the turn ended inside push
+            2
+        """
         return None if self._winner is not None else self._cur
 
-
     def outcome(self):
+        """None, or `master-captured` (the winner scores 1) or `draw-passes` (four pure passes in a row).
+
+            >>> board = TowersBoard({"size": 6})
+            >>> for _ in range(4):
+            ...     board.push("end")
+            >>> board.outcome()
+            Outcome(winners=(), scores=(0, 0), reason='draw-passes')
+        """
         w = self._winner
         if w is None:
             return None
@@ -258,6 +273,13 @@ class TowersBoard(Board):
         return Outcome((w,), (1, 0) if w == 1 else (0, 1), "master-captured")
 
     def legal_moves(self) -> list[str]:
+        """Every action of the player to act, sorted: `end`, moves `m{x},{y}>{u},{v}:{k}` (x, y from the
+        top-left; Blue sits at the bottom) and imports `i{k}`.
+
+            >>> board = TowersBoard({"size": 6})
+            >>> board.legal_moves()[:4]
+            ['end', 'm0,4>0,2:1', 'm0,4>0,3:1', 'm0,4>0,5:1']
+        """
         s = self._sorted
         if s is None:
             s = self._sorted = sorted(self._legal_map())
@@ -271,6 +293,16 @@ class TowersBoard(Board):
         return isinstance(move, str) and move in self._legal_map()
 
     def push(self, move) -> None:
+        """Play one action. A refusal carries the original's own words as `reason` and a sentence for people
+        as `detail`.
+
+            >>> board = TowersBoard({"size": 6})
+            >>> try:
+            ...     board.push("i1")                      # Blue's master is locked on the first turn
+            ... except IllegalMove as refusal:
+            ...     print(refusal.reason)
+            Cannot import: the master's cell is locked
+        """
         legal = self._legal
         if legal is not None:
             act = legal.get(move) if isinstance(move, str) else None
@@ -282,6 +314,13 @@ class TowersBoard(Board):
         self._apply(move, act)
 
     def pop(self) -> str:
+        """Take back the last action (a snapshot per action), across the end of a turn too.
+
+            >>> board = TowersBoard({"size": 6})
+            >>> board.push("m1,4>1,3:1"); board.push("m1,3>1,2:1")
+            >>> board.pop(), board.turn, board.view()["move_points"]
+            ('m1,3>1,2:1', 1, 1)
+        """
         if not self._stack:
             raise IndexError("pop from an empty move stack")
         (cells, m1, m2, r1, r2, self._cur, self._mp, self._start_mp, self._locked, self._ply,
@@ -534,7 +573,7 @@ class TowersBoard(Board):
             self._acted = True
         if self._winner is None and self._mp <= 0:
             self._passes = 0
-            self._end_turn()  # automatic end of turn (§3; no `end` recorded)
+            self._end_turn()  # automatic end of turn (no `end` recorded)
 
     def _end_turn(self) -> None:
         cur = self._cur
@@ -568,7 +607,7 @@ class TowersBoard(Board):
         return self._moves[self._turn_start:]
 
     def plies(self) -> list[list[str]]:
-        """The record grouped by turns, as the .twr format does (§9): every completed turn, then the turn in
+        """The record grouped by turns, as the .twr format does: every completed turn, then the turn in
         progress (empty right after a turn ended; after a winning capture, the capturing turn)."""
         out = [[] for _ in range(self._ply + 1)]
         stack = self._stack
@@ -611,7 +650,7 @@ class TowersBoard(Board):
                 and len(self._moves) == self._turn_start)
 
     def state(self) -> dict:
-        """The position in the reference data's STATE form (towers.md §14.2)."""
+        """The position in the reference data's STATE form (the games recorded from the original)."""
         n = self.n
         cells = self._cells
         w = self._winner
@@ -626,7 +665,7 @@ class TowersBoard(Board):
         }
 
     def master_attacked(self, player: int) -> bool:
-        """The original's "master in danger" heuristic (§7): can the opponent reach `player`'s master this
+        """The original's "master in danger" heuristic: can the opponent reach `player`'s master this
         turn (if the opponent is to move) or next turn (with its reserve)?"""
         if self._winner is not None:
             return False
@@ -668,6 +707,14 @@ class TowersBoard(Board):
     # ------------------------------------------------------------------ view
 
     def view(self) -> dict:
+        """The board for the renderer: `board` (rows from the top, signed heights: + Blue, - Red), `towers`,
+        `masters` and `locked` ([x, y]), `reserve`, `move_points`, `legal` (each source cell's targets with
+        their moves and costs, and the imports), `master_in_danger`, `outcome`.
+
+            >>> view = TowersBoard({"size": 6}).view()
+            >>> view["masters"], view["locked"], view["reserve"], view["move_points"]
+            ([[3, 5], [2, 0]], [[3, 5]], [2, 2], 2)
+        """
         n = self.n
         cells = self._cells
         over = self._winner is not None

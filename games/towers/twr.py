@@ -1,4 +1,4 @@
-"""The original Towers client's `.twr` save format (shared/rules/towers.md §9), import and export.
+"""The original Towers client's `.twr` save format, import and export.
 
 A `.twr` file is one Racket-printed list:
 

@@ -119,8 +119,8 @@ class TrailsModel(Model):
         return len(seen) - 1
 
     def solo_paths(self, p: int, depth: int) -> int:
-        """How many sequences of `depth` moves seat p could play if the opponent stood still (the rules of
-        trails.md §5 on the model's own grid). 0 means p is trapped within `depth` moves."""
+        """How many sequences of `depth` moves seat p could play if the opponent stood still (the engine's rules
+        of a move, on the model's own grid). 0 means p is trapped within `depth` moves."""
         if depth == 0:
             return 1
         grid, steps = self.grid, self.steps

@@ -1,4 +1,4 @@
-"""Trails and Towers: the rules engine (see shared/rules/trails.md).
+"""Trails and Towers: the rules engine (its rules for players: docs/games.md, /rules/trails).
 
 Two trails grow from opposite corners of an N x N board. A move is a direction
 (`up`, `down`, `left`, `right`): a new direction moves one cell onto a free cell;
@@ -17,7 +17,7 @@ Representation (chosen for speed, the AI plays through `legal_moves` + `push`):
   towers taken.
 * Directions are indices 0..3 in notation order: down, left, right, up. The
   legal directions of the player to move are kept as a 4-bit mask, computed
-  once per ply (it is needed anyway for the end-of-move test of §7), so
+  once per ply (it is needed anyway for the end-of-move test), so
   `legal_moves()` is a table look-up.
 * `push` records (move, player, claimed cells, tower taken, previous direction,
   boost, head, mask) on an undo stack; `pop` restores exactly that. No copies.
@@ -31,7 +31,7 @@ FREE, P1, P2, TOWER, WALL = 0, 1, 2, 3, 4
 
 DIRECTIONS = ("down", "left", "right", "up")          # notation order = sorted order
 _DIR_INDEX = {name: i for i, name in enumerate(DIRECTIONS)}
-_START_DIR = (None, 1, 2)                             # P1 "left", P2 "right" (§4): both off the board
+_START_DIR = (None, 1, 2)                             # P1 "left", P2 "right": both off the board
 _BIT = (1, 2, 4, 8)
 _CLEAR = (~1, ~2, ~4, ~8)
 # mask -> the legal directions as a tuple of names, in sorted order
@@ -74,7 +74,7 @@ def _geometry(n: int) -> tuple:
 
 
 def tower_layout(size: int, towers: int, distance: int) -> tuple[int, list[tuple[int, int]]]:
-    """(effective K, sorted tower cells that fit on the board), exactly as §3 of the rules.
+    """(effective K, sorted tower cells that fit on the board), exactly as the original places them.
 
     Quadrille refuses sizes below 3, so the original's clamp N = max(N, 3) is not needed; for N >= 3 the
     anti-diagonal never meets the bases (0, 0) and (N-1, N-1)."""
@@ -137,17 +137,42 @@ class TrailsBoard(Board):
         self._moves: list[str] = []
         self._mask = self._legal_mask(1)
 
-    # -- the contract --------------------------------------------------------------------------------
-
-
+    # -- the contract (docs/engine.md) -----------------------------------------------------------------
 
     def legal_moves(self) -> list[str]:
+        """The directions the seat to act may take, sorted: a table look-up, as push and pop keep the mask.
+
+            >>> board = GAME.new(size=5)
+            >>> board.legal_moves()        # Blue's head in the top-left corner: up and left leave the field
+            ['down', 'right']
+        """
         return list(_MASK_NAMES[self._mask])
 
     def outcome(self) -> Outcome | None:
+        """None, or who won and why: `towers` (more than half of them), `stuck` (the opponent has no move) or
+        `trapped` (the mover left itself none). Scores are the towers taken; Trails has no draws.
+
+            >>> board = GAME.new(size=5)
+            >>> for move in ["down", "left", "down", "left", "right"]:
+            ...     board.push(move)
+            >>> board.outcome()            # Red, on the bottom row beside a tower, cannot move
+            Outcome(winners=(1,), scores=(0, 0), reason='stuck')
+        """
         return self._outcome
 
     def push(self, move: str) -> None:
+        """Move the head of the seat to act: a new direction one cell, the k-th move in a row in one direction
+        k cells, claiming every cell passed. The end of the game is decided here.
+
+            >>> board = GAME.new(size=5)
+            >>> for move in ["right", "left", "right"]:   # Blue's second `right` jumps two cells
+            ...     board.push(move)
+            >>> board.view()["cells"][0]
+            '1111T'
+            >>> board.push("right")                       # Red's turn: its own trail lies to the right
+            Traceback (most recent call last):
+            games.base.IllegalMove: the target cell is occupied: turning moves one cell, to e1
+        """
         d = _direction(move)
         if d is None or not self._mask >> d & 1:
             raise IllegalMove(self._refusal(move, d))
@@ -164,7 +189,7 @@ class TrailsBoard(Board):
         self._boost[p] = b + 1 if d == pd else 0
         self._dir[p] = d
         self._head[p] = target
-        # end of move (§7): tower majority or a stuck opponent wins; a self-trapped mover loses
+        # end of move: tower majority or a stuck opponent wins; a self-trapped mover loses
         if took:
             self._taken[p] += 1
             if self._taken[p] > self._half:
@@ -179,6 +204,13 @@ class TrailsBoard(Board):
         self._mask = mask
 
     def pop(self) -> str:
+        """Take back the last move from the undo stack (no copies), the exact inverse of `push`.
+
+            >>> board = GAME.new(size=5)
+            >>> board.push("right"); board.push("left")
+            >>> board.pop(), board.turn, board.legal_moves()
+            ('left', 2, ['left', 'up'])
+        """
         if not self._undo:
             raise IndexError("pop from an empty move stack: no move to take back")
         move, p, claimed, took, pd, b, head, mask = self._undo.pop()
@@ -207,6 +239,15 @@ class TrailsBoard(Board):
         return board
 
     def view(self) -> dict:
+        """The field for the renderer: `cells` (rows from the top: `.` free, `1` and `2` the trails, `T` a
+        tower), `heads`, `legal` (each direction and the cells [row, column] it would claim), `green` (all of
+        them), `taken`, `towers_needed`, `last_move`, `outcome`.
+
+            >>> board = GAME.new(size=5)
+            >>> board.push("right"); board.push("left"); board.push("right")
+            >>> board.view()["last_move"]
+            {'player': 1, 'move': 'right', 'dest': [0, 3], 'cells': [[0, 2], [0, 3]], 'tower_taken': False}
+        """
         n, w, rc = self.size, self._w, self._rc
         flat = bytes(self._cells).translate(_CHARS).decode("ascii")
         rows = [flat[(r + 1) * w + 1:(r + 1) * w + 1 + n] for r in range(n)]
@@ -281,7 +322,7 @@ class TrailsBoard(Board):
     # -- internals -----------------------------------------------------------------------------------
 
     def _legal_mask(self, p: int) -> int:
-        """The legal directions of seat p as a bit mask (bit d = direction d), §5."""
+        """The legal directions of seat p as a bit mask (bit d = direction d)."""
         c = self._cells
         h = self._head[p]
         w = self._w
@@ -420,5 +461,5 @@ GAME = Game(
     longest=_longest,
     notation=trails_names,
     names=lambda options: ["Blue", "Red"],
-    draws=False,  # rules/trails.md §7: every game ends with a winner
+    draws=False,  # every game ends with a winner (docs/games.md, *Trails and Towers*)
 )

@@ -59,9 +59,18 @@ class Account:
     id: int
     name: str
     seat_key: str
+    # moderation (quadrille/moderation/): a banned account's sessions and API tokens open nothing, and it cannot
+    # log in; a muted one names nothing others see; a moderator may use /moderation
+    banned: bool = False
+    muted: bool = False
+    moderator: bool = False
 
     def public(self) -> dict:
         return {"id": self.id, "name": self.name}
+
+
+def banned() -> ServiceError:
+    return ServiceError(403, "banned", "This account is banned from this site.")
 
 
 def checked_tokens(tokens) -> dict:
@@ -121,7 +130,8 @@ class AccountService:
         return SEAT_KEY_PREFIX + base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
     def _account(self, row) -> Account:
-        return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt))
+        return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt), banned=row.banned is not None,
+                       muted=row.muted is not None, moderator=bool(row.moderator))
 
     # -- signing up, logging in -------------------------------------------------------------------
     def sign_up(self, name, password) -> Account:
@@ -142,6 +152,8 @@ class AccountService:
         row = self._row_by_name(name) if isinstance(name, str) and NAME.fullmatch(name) else None
         if not self._verified(row.password_hash if row else None, password) or row is None:
             raise bad_credentials()
+        if row.banned is not None:  # told only to who knows the password
+            raise banned()
         if needs_rehash(row.password_hash):
             with self.engine.begin() as conn:
                 conn.execute(update(accounts_table).where(accounts_table.c.id == row.id)
@@ -210,14 +222,27 @@ class AccountService:
 
     def by_session(self, session_id) -> Account | None:
         row = self.sessions.account_row(session_id)
-        return self._account(row) if row else None
+        return self._account(row) if row is not None and row.banned is None else None
 
     def end_session(self, session_id) -> None:
         self.sessions.end(session_id)
 
     def by_api_token(self, token) -> Account | None:
+        """The token's account; none while it is banned (its tokens are kept, and work again once unbanned)."""
         row = self.tokens.account_row(token)
-        return self._account(row) if row else None
+        return self._account(row) if row is not None and row.banned is None else None
+
+    def lock_out(self, account_id: int) -> None:
+        """A ban (quadrille/moderation/): every session of the account ends, and its seats go to a new seat key,
+        so that the key its browsers keep plays none of its matches; it gets the new key when it may log in."""
+        row = self._row(account_id)
+        if row is None:
+            return
+        with self.engine.begin() as conn:
+            self.sessions.end_all(conn, account_id)
+        salt = self._rekey_seats(self._account(row), row.seat_salt)
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account_id).values(seat_salt=salt))
 
     # -- reading accounts -----------------------------------------------------------------------
     def _row(self, account_id):

@@ -2,7 +2,7 @@
 
 Each module in COMMAND_MODULES has `add_commands(subparsers)`, which adds its subcommands; each subcommand sets
 `run(args) -> int` with `parser.set_defaults(run=...)`. The database is the one the server uses: `--db`, or
-QUADRILLE_DB / QUADRILLE_DATABASE_URL as app.py reads them.
+QUADRILLE_DB (a file path or a database URL) as app.py reads it.
 """
 from __future__ import annotations
 
@@ -10,8 +10,13 @@ import argparse
 import importlib
 import sys
 
+from ..observability import logs
+
 # the families of commands; a new one adds its module here
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "quadrille.admin.backup_commands",
+    "quadrille.admin.moderation_commands",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,6 +30,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    try:  # the server's log format and level (QUADRILLE_LOG_FORMAT, _LEVEL): moderation lines look the same
+        logs.configure_from_environment()
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     return int(args.run(args) or 0)
 
 

@@ -132,9 +132,9 @@ class ChallengeService:
         return found
 
     def _check_reachable(self, conn, challenger, account) -> None:
-        """The player may be challenged by this account now: they do not block it (a refusal in the words of
-        any refusal), and fewer than `max_incoming` challenges wait for their answer."""
-        if self.blocks.blocks(conn, account.id, challenger.id):
+        """The player may be challenged by this account now: they do not block it and are not banned (a refusal
+        in the words of any refusal), and fewer than `max_incoming` challenges wait for their answer."""
+        if account.banned or self.blocks.blocks(conn, account.id, challenger.id):
             raise not_accepted()
         waiting = conn.execute(select(func.count()).select_from(challenge_invitees_table).join(
             challenges_table, challenges_table.c.id == challenge_invitees_table.c.challenge_id).where(
@@ -331,12 +331,17 @@ class ChallengeService:
     def forget(self, conn, account_id: int) -> None:
         """A deleted account's pending challenges, in the deletion's transaction: those it made are cancelled,
         and it declines those it was invited to (as `decline` does, without telling anyone); its blocks go."""
+        self.withdraw(conn, account_id)
+        self.blocks.forget(conn, account_id)
+
+    def withdraw(self, conn, account_id: int) -> None:
+        """The account's pending challenges close, in the caller's transaction: those it made are cancelled, and
+        it declines those it was invited to (a deletion's, and a ban's: quadrille/moderation/)."""
         made = list(conn.execute(select(challenges_table.c.id).where(
             challenges_table.c.challenger == account_id, challenges_table.c.status == "pending")).scalars())
         conn.execute(update(challenges_table).where(challenges_table.c.id.in_(made))
                      .values(status="cancelled", updated=time.time()))
         self._close_answers(conn, made)
-        self.blocks.forget(conn, account_id)
         waiting = list(conn.execute(select(challenge_invitees_table.c.challenge_id).where(
             challenge_invitees_table.c.account_id == account_id,
             challenge_invitees_table.c.status == "pending")).scalars())

@@ -1,4 +1,4 @@
-"""Who wins when a player's time runs out, per game (decided from ../shared/rules/<game>.md):
+"""Who wins when a player's time runs out, per game (decided from each game's rules, docs/games.md):
 
 - **Trails and Towers, Towers**: the player whose time ran out loses. The opponent can always still win in
   these games (a trail can still be run; a master can still be captured while both are on the board).

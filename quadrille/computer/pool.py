@@ -95,6 +95,9 @@ class ComputerPlayers:
         self._starving: dict[str, float] = {}  # owner -> since when its demos wait without a finished search
         self._serial = 0
         self.demo_guard = DEMO_GUARD
+        # Told how long each search that ran to its end took (seconds, whether a person waited for it): the
+        # metrics' histogram (quadrille/observability/metrics.py) when they are on.
+        self.searched: Callable[[float, bool], None] = lambda seconds, person: None
 
     # -- called by the match service -------------------------------------------------------
     def admit(self, match_id: str, owner: str | None) -> None:
@@ -212,7 +215,10 @@ class ComputerPlayers:
             try:
                 worker = self._take_worker()
                 if self._send(job, worker, request):
+                    sent = time.perf_counter()
                     answer = worker.receive(request["id"], timeout)
+                    if not answer.get("cancelled"):
+                        self.searched(time.perf_counter() - sent, person)
             except WorkerCrashed as exc:
                 failures += 1
                 log.warning("computer worker failed (attempt %d of %d): %s", failures, ATTEMPTS, exc)
@@ -328,6 +334,10 @@ class ComputerPlayers:
             if self._idle:
                 return self._idle.pop()
         return Worker()
+
+    def queued(self) -> int:
+        """Requests waiting for a worker now (read without the lock: a length, for the metrics)."""
+        return len(self._queue)
 
     def workers(self) -> list[Worker]:
         """The idle worker processes (for tests and shutdown)."""

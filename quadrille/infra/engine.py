@@ -9,6 +9,8 @@ price of stalling the event loop on slow disks).
 """
 from __future__ import annotations
 
+import os
+
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
@@ -32,8 +34,16 @@ def database_url(setting: str) -> str:
     return setting
 
 
+def configured_database(setting: str | None = None) -> str:
+    """The database a command acts on, as app.py chooses it: `setting` (a --db flag) if given, else
+    $QUADRILLE_DB, else quadrille.db in the current directory (a SQLite path or a URL: see database_url)."""
+    return setting or os.environ.get("QUADRILLE_DB") or "quadrille.db"
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("postgresql"):
+        from .extras import require
+        require("psycopg", "a PostgreSQL database (--db postgresql://..., QUADRILLE_DB)")
         # A pool per process: a request holds a connection for one statement or one short transaction, but
         # under load many requests wait on the database at once, and a connection beyond the pool's size is
         # opened and closed each time (it was a tenth of a process's time): keep enough of them open.

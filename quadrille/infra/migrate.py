@@ -10,7 +10,8 @@ code expects. An operator can run them by hand too, e.g. before starting a new r
     python -m quadrille.infra.migrate --url postgresql://… upgrade --sql   # print the SQL, run nothing
     python -m quadrille.infra.migrate --db dev.db revision -m "what it changes" --autogenerate
 
-(--db defaults to $QUADRILLE_DB, else quadrille.db, as app.py's.) A database made by the first release
+(--db, a file or a URL, defaults to $QUADRILLE_DB, else quadrille.db, as app.py's; plain `alembic upgrade head`
+runs the same migrations through the repository's alembic.ini.) A database made by the first release
 (tables made by metadata.create_all, no alembic_version table) is stamped at revision 0001 first, then
 upgraded in place.
 """
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection, Engine
 
-from .engine import make_engine
+from .engine import configured_database, database_url, make_engine
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 RELEASE = "0001"                                # the schema of the release that had no migrations
@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m quadrille.infra.migrate",
                                      description="Quadrille's schema migrations (Alembic).")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--db", help="the SQLite database file (default: $QUADRILLE_DB, else quadrille.db)")
+    where.add_argument("--db", help="the database: a SQLite file or a URL (default: $QUADRILLE_DB, else quadrille.db)")
     where.add_argument("--url", help="a SQLAlchemy database URL instead of a SQLite file")
     commands = parser.add_subparsers(dest="command")
     up = commands.add_parser("upgrade", help="upgrade to a revision (default: the newest); the default command")
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic.runtime.migration").setLevel(logging.INFO)
 
-    url = args.url or f"sqlite:///{args.db or os.environ.get('QUADRILLE_DB', 'quadrille.db')}"
+    url = args.url or database_url(configured_database(args.db))  # as app.py: a path or a URL
     name = args.command
     if name == "history":
         command.history(config())

@@ -116,6 +116,12 @@ accounts_table = Table(
     # a guest's seat name is checked against it too
     Column("name_skeleton", String(80), nullable=False, default=_look_alike_key),
     Index("ix_accounts_name_skeleton", "name_skeleton", unique=True),
+    # moderation (migration 0012, quadrille/moderation/): when the account was banned or muted (NULL: it is
+    # not), and whether it may use the moderators' page. Read with the account's row wherever a session or an
+    # API token is resolved, so a ban costs no query of its own and holds in every process at once.
+    Column("banned", Float),
+    Column("muted", Float),
+    Column("moderator", Boolean, nullable=False, server_default=false()),
     sqlite_autoincrement=True,                                    # ids of deleted accounts are never reused
 )
 
@@ -223,4 +229,32 @@ blocks_table = Table(
     Column("blocked_id", Integer, primary_key=True),              # whom
     Column("created", Float, nullable=False),
     Index("ix_blocks_blocked", "blocked_id"),                     # an account deleted: the rows that name it
+)
+
+
+# -- moderation (migration 0012): players' reports and the moderators' audit log (quadrille/moderation/) -------
+reports_table = Table(
+    "reports", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter", Integer, nullable=False),                  # the account that reports
+    Column("account_id", Integer),                                # the account reported, or NULL
+    Column("match_id", String(32)),                               # the match reported, or NULL
+    Column("reason", String(16), nullable=False),                 # one of moderation/decisions.py's REASONS
+    Column("text", String(500)),                                  # the reporter's own words, optional
+    Column("created", Float, nullable=False),
+    Column("resolved", Float),                                    # when a moderator dismissed it; NULL: open
+    Index("ix_reports_account", "account_id"),
+    Index("ix_reports_reporter_created", "reporter", "created"),
+)
+
+moderation_log_table = Table(
+    "moderation_log", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),  # every server process follows it by id
+    Column("at", Float, nullable=False),
+    Column("actor", String(40), nullable=False),                  # the moderator's name, or "console" (the CLI)
+    Column("action", String(24), nullable=False),                 # ban, unban, mute, close, delete, ...
+    Column("account_id", Integer),                                # whom it acted on, if an account
+    Column("account_name", String(20)),                           # (kept: the account may be deleted later)
+    Column("match_id", String(32)),                               # the match it acted on, if any
+    Column("detail", Text, nullable=False, server_default="{}"),  # JSON: the game, a name, a note
 )

@@ -8,7 +8,8 @@ the accounts a rematch's seats. Each subscribes to its kinds, and hears nothing 
 
 Kinds published by the core (core.py) and the deciders:
 - `ENDED`: the game ended through the event just recorded in this process (a move, a resignation, a flag...),
-  once per ending: {"outcome": the STATE's outcome, "movers": the seat of each move of the line}.
+  once per ending: {"outcome": the STATE's outcome, "movers": the seat of each move of the line, "online": an
+  online game, "accounts": the seats accounts hold (Match.accounts)}.
 - `REMATCH`: a rematch was agreed: {"match": the new match, "from": the old one, "seats": the rematch's seat of
   each old seat, in order}.
 

@@ -318,7 +318,9 @@ class MatchCore:
         self.listener(match.id, "state", answer)
         if match.endings:
             match.endings.clear()
-            self.bus.publish(ENDED, match.id, {"outcome": answer["outcome"], "movers": answer["movers"]})
+            self.bus.publish(ENDED, match.id, {"outcome": answer["outcome"], "movers": answer["movers"],
+                                               "online": match.row.mode == "online",
+                                               "accounts": sorted(match.accounts)})
         self.wake_computer_of(match)
         return answer
 

@@ -58,6 +58,8 @@ def _resign(match: Match, event: EventRow, env: Env) -> None:
 
 def _abort(match: Match, event: EventRow, env: Env) -> None:
     match.result = {"winners": [], "scores": _scores(match), "reason": "aborted", "aborted": event.data["seat"]}
+    if event.data.get("by"):  # closed by the site's moderators (quadrille/moderation/): seat None
+        match.result["by"] = event.data["by"]
 
 
 def _draw(match: Match, event: EventRow, env: Env) -> None:

@@ -125,7 +125,10 @@ class RatingService:
 
     # -- the listener ---------------------------------------------------------------------------------
     def on_ended(self, match_id: str, payload: dict) -> None:
-        """The match bus's ENDED (matches/bus.py): rate the match (once, whoever asks: `apply`)."""
+        """The match bus's ENDED (matches/bus.py): rate the match (once, whoever asks: `apply`). A game that two
+        accounts do not hold online is never rated (as match_ratings.py answers it): no read for it."""
+        if not payload.get("online", True) or len(payload.get("accounts", (1, 2))) < 2:
+            return
         self.apply(match_id, payload["outcome"], payload.get("movers") or [])
 
     def on_rematch(self, match_id: str, payload: dict) -> None:

@@ -71,7 +71,8 @@ def install(app: Flask, storage) -> None:
     def guard_cookie_writes():
         if (request.method in STATE_CHANGING and SESSION_COOKIE in request.cookies
                 and bearer() is None
-                and request.blueprint in ("players_api", "player_pages")):
+                and request.blueprint in ("players_api", "player_pages", "blocks_api", "moderation_api",
+                                          "moderation_pages")):
             csrf.protect()  # (with a Bearer header the token, not the cookie, says who asks: current_account)
 
     @app.errorhandler(CSRFError)
@@ -113,7 +114,7 @@ def current_account(required: bool = True):
         if bearer() is not None:
             account = bearer_account()
             if account is None and required:
-                raise ServiceError(401, "bad-token", "This API token is not valid (revoked, or of a deleted account).")
+                raise ServiceError(401, "bad-token", "This API token is not valid (revoked, or of a deleted or banned account).")
         else:
             account = session_account()
         g.account = account

@@ -1,5 +1,5 @@
 """nginx in front of the app processes: deploy/nginx.conf rewritten for this machine (its upstream servers,
-its port, its paths), checked with `nginx -t`, then started."""
+its port, its paths: the access log in its directory, access.log), checked with `nginx -t`, then started."""
 from __future__ import annotations
 
 import os
@@ -35,6 +35,7 @@ def nginx_config(template: str, port: int, upstreams: list[str], directory: Path
     paths = "".join(f"    {name}_temp_path {temp / name};\n"
                     for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     text = text.replace("http {\n", f"http {{\n{paths}", 1)
+    text = text.replace("access_log /var/log/nginx/access.log ", f"access_log {directory / 'access.log'} ", 1)
     return text
 
 

@@ -17,7 +17,8 @@
     };
     switch (outcome.reason) {
       case "resigned": return `${subject(outcome.resigned)} resigned.`;
-      case "aborted": return page.state().moves.length || page.state().started
+      case "aborted": if (outcome.by === "site") return "The site's moderators closed this match: it has no result.";
+        return page.state().moves.length || page.state().started
         ? `${subject(outcome.aborted)} aborted the game: it has no result.`
         : `${subject(outcome.aborted)} cancelled the match before it began.`;
       case "agreed": return "Both players agreed to a draw.";
@@ -45,6 +46,7 @@
     const state = page.state();
     const outcome = state.outcome;
     if (!outcome) return "";
+    if (outcome.reason === "aborted" && outcome.by === "site") return "Match closed";
     if (outcome.reason === "aborted") return state.started ? "Game aborted" : "Match cancelled";
     const winners = outcome.winners || [];
     if (!winners.length) return "Draw";

@@ -8,8 +8,9 @@
 //   renderer.reasonText(reason, outcome, names) -> a sentence saying why the game ended, in plain words
 //   renderer.captured(state, previous) -> whether the move just drawn took something (the capture sound)
 //   renderer.flips -> true when the board has a side for each player (drawn turned for the second seat)
-// The rest of the page is split by concern into parts (match-dialogs.js, match-signals.js, match-invite.js,
-// match-offers.js, match-result.js, match-moves.js, match-announce.js), each registered with
+// The rest of the page is split by concern into parts (match-status.js: the status line, seats and buttons;
+// match-actions.js: restart, resign, rematch, new game, leave; match-dialogs.js, match-signals.js,
+// match-invite.js, match-offers.js, match-result.js, match-moves.js, match-announce.js), each registered with
 // Quadrille.part(name, mount): mount(page) returns {render(state, previous)} and is called after every change.
 (function () {
   "use strict";
@@ -121,6 +122,7 @@
       presence: () => presence, answered: () => watched, // answered: the server said which seats this page holds
       replaying: () => !!replay,
       replayPly: () => (wanted !== null ? wanted : replay ? replay.ply : null),
+      shownPly: () => (replay ? replay.ply : null), // the earlier position on the board, if one is
       stepTo: (ply) => stepTo(ply),
       role() {
         if (!mySeats.length) return "spectator";
@@ -203,8 +205,6 @@
     socket.on("state", (s) => applyState(s));
     socket.on("presence", (p) => {
       presence = p;
-      renderStatus();
-      renderComputerControls();
       for (const q of parts) if (q.presence) q.presence(p);
     });
     // Every player agreed to a rematch: the new match's seats belong to the same players' tokens, so each
@@ -220,59 +220,8 @@
     function render(previous) {
       const live = !replay;
       if (renderer) renderer.draw(live ? state.view : replay.view, state, live);
-      renderStatus();
       renderPly();
-      renderControls();
       for (const p of parts) if (p.render) p.render(state, previous || state);
-    }
-
-    function statusLine() {
-      const role = page.role();
-      if (replay && page.shownStatus) return page.shownStatus(replay.ply); // an earlier position: which (match-moves.js)
-      if (state.outcome) return Quadrille.resultTitle ? Quadrille.resultTitle(page) : "Game over";
-      if (!state.started) {
-        if (state.creator_starts) return "Waiting for players; the creator starts the match";
-        return role === "spectator" ? "Waiting for a second player" : "Waiting for your friend";
-      }
-      if (state.turn == null) return "";
-      const seat = state.seats.find((s) => s.seat === state.turn);
-      if (seat && seat.kind === "ai") return `${label(state.turn)} (computer) ${state.paused ? "is paused" : "is thinking…"}`;
-      if (page.myTurn()) return "Your turn";
-      return role === "player" ? `${label(state.turn)}'s turn: waiting for their move` : `${label(state.turn)}'s turn`;
-    }
-
-    function renderStatus() {
-      const role = page.role();
-      const status = $("status");
-      status.textContent = statusLine();
-      status.classList.toggle("your-turn", page.myTurn() && !state.outcome && !replay);
-      root.dataset.turn = state.turn == null ? "" : state.turn;
-      root.dataset.version = state.version;
-      root.dataset.seats = mySeats.join(",");
-      root.dataset.role = role;
-
-      const seats = $("seats");
-      seats.innerHTML = "";
-      for (const s of state.seats) {
-        const li = document.createElement("li");
-        li.dataset.seat = s.seat;
-        const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
-        li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
-        li.append(`${label(s.seat)}: `);
-        if (s.kind === "ai") li.append(`computer (${s.level_name || s.level})`); // the dialog's words: "Easy"
-        else if (s.taken) li.append(window.QuadrilleNames.seat(s, "taken"));
-        else li.append("free");
-        const rating = window.QuadrilleRatings.beside(state, s.seat); // a rated match (match-ratings.js)
-        if (rating) li.append(" ", rating);
-        if (mySeats.includes(s.seat) && s.kind !== "ai") li.append(" (you)");
-        seats.appendChild(li);
-      }
-      const n = presence.spectators;
-      const others = n - (role === "spectator" ? 1 : 0);
-      const crowd = others > 0 ? `${others} ${role === "spectator" ? "other" : ""}${others === 1 ? " person" : " people"} watching` : "";
-      const you = role === "spectator" ? "You are watching." : role === "hotseat" && state.mode === "local"
-        ? "You play every side." : "";
-      $("presence").textContent = [you, crowd.replace("  ", " ")].filter(Boolean).join(" ");
     }
 
     // The move list itself is a part (match-moves.js); the core says where the replay stands.
@@ -286,55 +235,6 @@
         flip.setAttribute("aria-pressed", String(ctx.flipped()));
       }
     }
-
-    function renderControls() {
-      const local = state.mode !== "online" && mySeats.length > 0;
-      const online = state.mode === "online" && mySeats.length > 0;
-      const playing = !state.outcome;
-      for (const b of document.querySelectorAll("[data-local]")) b.hidden = !local;
-      for (const b of document.querySelectorAll("[data-online]")) b.hidden = !online;
-      $("takeback").hidden = !local; // after the end too: take back the move that lost, against the computer
-      $("takeback").disabled = !state.moves.length;
-      $("restart").disabled = !state.moves.length;
-      $("resign").hidden = !state.resignable || !mySeats.length; // the server decides (quadrille/matches/resigning.py)
-      $("rematch").hidden = !online || playing;
-      $("continue-here").hidden = !(local && replay);
-      $("start-box").hidden = !(state.started === false && mySeats.includes(1) && state.creator_starts);
-      $("new-game").hidden = !(local || !embed);
-      renderComputerControls();
-    }
-
-    function renderComputerControls() {
-      const computerSeats = state.seats.filter((s) => s.kind === "ai").map((s) => s.seat);
-      const absent = state.seats.filter((s) => s.kind === "human" && s.taken && !mySeats.includes(s.seat)
-        && !presence.online.includes(s.seat)).map((s) => s.seat);
-      const playing = mySeats.length > 0 && !state.outcome;
-      const handover = playing && state.started && state.mode === "online" && absent.length > 0 && $("handover-level")
-        && !state.clock && !(presence.away || []).some((e) => e.rule === "rated-start"); // else as absence.py allows
-      const reclaim = playing && mySeats.some((s) => computerSeats.includes(s)) && state.mode === "online";
-      const clocked = state.clock && state.seats.some((s) => s.kind === "human" && s.taken); // a clock does not stop
-      const pause = playing && computerSeats.length > 0 && state.mode === "ai" && !clocked; // live only: gone once it ends
-      $("computer-box").hidden = !(handover || reclaim || pause);
-      $("pause").hidden = !pause;
-      $("pause").textContent = state.paused ? "Resume the computer" : "Pause the computer";
-      $("handover").hidden = !handover;
-      $("reclaim").hidden = !reclaim;
-      const select = $("handover-seat");
-      if (handover && select.dataset.seats !== absent.join(",")) {
-        select.dataset.seats = absent.join(",");
-        select.innerHTML = "";
-        for (const s of absent) select.add(new Option(label(s), s));
-      }
-    }
-    const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
-    page.levelValue = levelValue;
-    const togglePause = () => emit("pause", { paused: !state.paused });
-    $("pause").addEventListener("click", togglePause);
-    $("reclaim").addEventListener("click", () => emit("reclaim", {}));
-    page.handOver = (seat) => emit("computer", {
-      seat, level: $("handover-level") ? levelValue($("handover-level").value) : 1,
-    }, (ack) => { if (ack.ok && ack.waiting_for) message(`Waiting for ${names(ack.waiting_for)} to agree.`); });
-    $("handover-go").addEventListener("click", () => page.handOver(Number($("handover-seat").value)));
 
     // -- stepping through the game ---------------------------------------------
     // Positions come from the server. Held keys ask for one at most every STEP_INTERVAL ms (the latest
@@ -382,63 +282,6 @@
         });
     });
 
-    // -- match decisions ----------------------------------------------------------
-    // Nothing that discards moves happens on one click or key: it asks first, in a dialog that Esc cancels.
-    function restart() {
-      if (!state.moves.length || state.mode === "online" || !mySeats.length) return;
-      const n = state.moves.length;
-      page.confirm(`Restart the game? The ${n === 1 ? "move" : `${n} moves`} played so far will be lost.`, "Restart",
-        () => emit("rewind", { to: 0 }));
-    }
-    page.restart = restart;
-    $("takeback").addEventListener("click", () => emit("takeback", {}));
-    $("restart").addEventListener("click", restart);
-    $("resign").addEventListener("click", () => page.confirm(
-      `Resign this game? ${state.mode === "ai" ? "The computer wins." : "Your opponent wins."}`, "Resign",
-      () => emit("resign", {})));
-    function offerRematch() {
-      emit("rematch", {}, (ack) => {
-        if (!ack.ok) return;
-        if (ack.match) { Tokens.set(ack.match, ack.token); page.go(ack.match); }
-        else message("Rematch offered; waiting for the other players.");
-      });
-    }
-    page.offerRematch = offerRematch;
-    $("rematch").addEventListener("click", offerRematch);
-    $("start-match").addEventListener("click", () => emit("start", {}));
-    function newGame() {
-      const go = () => (Quadrille.newGame ? Quadrille.newGame(page) : (window.location.href = "/"));
-      if (state.outcome || !mySeats.length || !state.moves.length) return go();
-      page.confirm("Start a new game? This one stays saved under its address.", "New game", go);
-    }
-    page.newGame = newGame;
-    $("new-game").addEventListener("click", newGame);
-    if ($("fullscreen")) {
-      $("fullscreen").addEventListener("click", () => {
-        if (document.fullscreenElement) document.exitFullscreen();
-        else root.requestFullscreen().catch(() => message("This frame may not go fullscreen."));
-      });
-    }
-    $("import-file").addEventListener("change", async (event) => {
-      const file = event.target.files[0];
-      if (!file) return;
-      try {
-        const created = await window.QuadrilleFiles.importFile(file);
-        page.go(created.match);
-      } catch (error) {
-        message(error.reason || "That file is not a saved match.", "error");
-      }
-    });
-
-    function leave() {
-      if (embed) return;
-      const running = mySeats.length && !state.outcome && state.mode === "online" && state.started;
-      page.confirm(running
-        ? `Leave the game? The others will see that you left; after ${Math.round(state.disconnect_timeout)} s they may claim the game.`
-        : "Leave this match? It stays saved; you can come back with its address.", "Leave",
-      () => { window.location.href = "/"; }, "Stay");
-    }
-
     // -- keys: one map for every game (the keys dialog lists it) ---------------------------------------------
     document.addEventListener("keydown", (event) => {
       if (event.target.closest && event.target.closest("input, select, textarea")) return;
@@ -455,14 +298,14 @@
       }
       if (renderer && renderer.key && renderer.key(event)) { event.preventDefault(); return; }
       const k = event.key.length === 1 ? event.key.toLowerCase() : event.key;
-      if (k === "p" && !$("pause").hidden) togglePause();
+      if (k === "p" && !$("pause").hidden) page.togglePause(); // match-status.js
       else if (k === "r") {
         if (state.outcome && mySeats.length && Quadrille.playAgain) Quadrille.playAgain(page);
-        else restart();
-      } else if (k === "n") newGame();
+        else page.restart(); // match-actions.js
+      } else if (k === "n") page.newGame();
       else if (k === "[") stepTo(currentPly() - 1);
       else if (k === "]") stepTo(currentPly() + 1);
-      else if (k === "Escape") leave();
+      else if (k === "Escape") page.leave();
       else return;
       event.preventDefault();
     });

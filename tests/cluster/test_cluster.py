@@ -15,6 +15,7 @@ import pytest
 import requests
 import socketio
 
+import quadrille
 from bench.load import http_from
 from tests.cluster.conftest import in_another_process
 from tests.cluster.players import play
@@ -55,7 +56,8 @@ def test_the_cluster_answers_through_nginx_and_each_process_says_who_it_is(make_
     pids = {app.pid for app in cluster.apps}
     for app in cluster.apps:
         health = requests.get(f"{app.url}/api/health").json()
-        assert health == {"ok": True, "process": app.pid, "database": "postgresql", "queue": "redis", "sockets": 0}
+        assert health == {"ok": True, "process": app.pid, "database": "postgresql", "queue": "redis", "sockets": 0,
+                          "version": quadrille.__version__}
     seen = {requests.get(f"{cluster.url}/api/health").json()["process"] for _ in range(30)}
     assert seen <= pids and len(seen) >= 2  # nginx spreads requests over the processes
     description = json.loads((cluster.data / "cluster.json").read_text())

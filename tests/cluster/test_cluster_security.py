@@ -26,6 +26,7 @@ import redis
 import requests
 from sqlalchemy.engine import make_url
 
+import quadrille
 from scripts.cluster import Cluster
 from scripts.services.postgres import Postgres, postgres_bindir
 from scripts.services.process import descendants
@@ -235,7 +236,8 @@ def test_another_local_user_cannot_reach_an_app_process(cluster):
         assert stat.S_ISSOCK(app.unix_socket.stat().st_mode) and app.unix_socket.parent == sockets
         assert stat.S_IMODE(app.unix_socket.stat().st_mode) == 0o660
         assert app.get("/api/health") == (200, {"ok": True, "process": app.pid, "database": "postgresql",
-                                                "queue": "redis", "sockets": 0})
+                                                "queue": "redis", "sockets": 0,
+                                                "version": quadrille.__version__})
     for what, answer in app_process_tries(cluster):
         if what.endswith("curl"):
             assert answer.returncode == 7 and answer.stdout == "", said(answer)  # curl: could not connect

@@ -193,7 +193,7 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True)
     try:
-        line = proc.stdout.readline().strip()
+        line = ready_line(proc)
         assert re.fullmatch(r"Quadrille cluster ready on http://127\.0\.0\.1:\d+/ \(2 processes, postgresql, redis\)",
                             line), line
         described = json.loads((data / "cluster.json").read_text())
@@ -214,6 +214,10 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
         assert through_nginx["ok"] and through_nginx["process"] in pids
         created = requests.post(described["url"] + "api/matches", json={"game": "gamma", "mode": "local"})
         assert created.status_code == 201
+        # nginx's access log, in the cluster's nginx folder: a line a request, which process answered it
+        logged = wait_until(lambda: '"POST /api/matches HTTP/1.1" 201' in (data / "nginx" / "access.log").read_text()
+                            and (data / "nginx" / "access.log").read_text(), 10, "nginx's access log")
+        assert re.search(r'"GET /api/health HTTP/1\.1" 200 \d+ \d+\.\d+ unix:\S+app\d\.sock "python-requests/', logged)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(60) == 0
         assert "Quadrille cluster stopped" in proc.stdout.read()
@@ -228,6 +232,14 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
             proc.kill()
             proc.wait()
         shutil.rmtree(data, ignore_errors=True)
+
+
+def ready_line(proc: subprocess.Popen) -> str:
+    """The cluster's ready line, after what scripts/venv.sh says about the virtual environment."""
+    for line in proc.stdout:
+        if not line.startswith("quadrille: "):
+            return line.strip()
+    return ""
 
 
 def answering(port: int) -> bool:

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+import quadrille
 from quadrille import create_app
 from tests.support.databases import stored_matches
 
@@ -238,7 +239,7 @@ def test_health_says_which_process_database_and_queue(client, database):
     assert answer.status_code == 200
     assert answer.get_json() == {"ok": True, "process": os.getpid(),
                                  "database": "postgresql" if "://" in database else "sqlite", "queue": None,
-                                 "sockets": 0}
+                                 "sockets": 0, "version": quadrille.__version__}
 
 
 def test_health_is_503_when_the_queue_or_the_database_does_not_answer(postgres_server, tmp_path):

@@ -54,7 +54,8 @@ def test_a_failing_listener_breaks_neither_the_move_nor_the_others(service, capl
         state = service.resign(match, second)
     assert state["outcome"]["reason"] == "resigned" and state["outcome"]["winners"] == [1]
     assert service.state(match)["outcome"] == state["outcome"]  # recorded: the failure undid nothing
-    assert after == [(match, {"outcome": state["outcome"], "movers": [1]})]  # the next listener still heard
+    assert after == [(match, {"outcome": state["outcome"], "movers": [1], "online": True,
+                                "accounts": []})]  # the next listener still heard
     assert "failed on ended" in caplog.text
 
 
@@ -65,7 +66,8 @@ def test_an_ending_is_heard_once_however_many_states_follow_and_a_rematch_once(s
     while state["outcome"] is None:
         assert ended == []  # no ending before the end
         state = service.play(match, tokens[state["turn"]], state["legal"][0])
-    assert ended == [(match, {"outcome": state["outcome"], "movers": state["movers"]})]
+    assert ended == [(match, {"outcome": state["outcome"], "movers": state["movers"],
+                                "online": True, "accounts": []})]
     service.rematch(match, first)          # an offer: a STATE with the outcome again
     service.decline(match, second)         # and another
     assert service.state(match)["declined"] and len(ended) == 1

@@ -3,8 +3,8 @@ OpenAPI document and every path of the document is a route (walking the app's ur
 the server handles is in the AsyncAPI document and the other way round, and every $ref resolves.
 
 PENDING: paths of the document whose routes another branch of issue 25 adds (the bots' NDJSON streams,
-quadrille/bots/; the moderation door, web/moderation_api.py). They are tolerated only while listed here, and a
-listed path that has become a route fails: the coordinator empties this set when the branches are merged."""
+quadrille/bots/). They are tolerated only while listed here, and a listed path that has become a route fails:
+the coordinator empties this set when the branches are merged."""
 from __future__ import annotations
 
 import re
@@ -13,13 +13,7 @@ import pytest
 from openapi_spec_validator import validate
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 
-PENDING = {"/api/stream/event", "/api/bot/game/stream/{match_id}",                       # i25-bots
-           "/api/reports", "/api/reports/reasons", "/api/moderation/matches", "/api/moderation/reports",  # i25-moderate
-           "/api/moderation/accounts", "/api/moderation/log", "/api/moderation/matches/{match_id}/close",
-           "/api/moderation/matches/{match_id}/delete", "/api/moderation/accounts/{name}/ban",
-           "/api/moderation/accounts/{name}/unban", "/api/moderation/accounts/{name}/mute",
-           "/api/moderation/accounts/{name}/unmute", "/api/moderation/accounts/{name}/reset-rating",
-           "/api/moderation/names/free", "/api/moderation/reports/{report_id}/dismiss"}
+PENDING = {"/api/stream/event", "/api/bot/game/stream/{match_id}"}  # i25-bots
 METHODS = {"get", "post", "put", "patch", "delete"}
 UNKNOWN_ACTION = "There is no such action."
 

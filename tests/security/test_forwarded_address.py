@@ -15,6 +15,7 @@ import pytest
 import requests
 import socketio
 
+import quadrille
 from bench.load import http_from
 from quadrille import create_app
 from scripts.services.process import request_over_unix
@@ -149,7 +150,8 @@ def test_a_unix_socket_is_for_a_proxy_and_never_taken_from_a_live_server(on_a_un
     try:
         assert server.port is None and server.get("/api/health") == (200, {"ok": True, "process": server.pid,
                                                                            "database": "sqlite", "queue": None,
-                                                                           "sockets": 0})
+                                                                           "sockets": 0,
+                                                                           "version": quadrille.__version__})
     finally:
         server.stop()
     assert not stale.exists()  # removed when its server stopped

@@ -3,8 +3,9 @@
 // legality: the green fields come from view.legal and view.golden, and a click anywhere is still sent, so the
 // server can say why not.
 //
-// Keys follow the terminal game (rules/gamma.md §5): the arrows move a cursor (y grows upwards, hard walls, and
-// the cursor keeps its place between turns), space takes the field under the cursor, C skips. G switches the
+// Keys follow the terminal game (`python -m games.gamma`, docs/games.md): the arrows move a cursor (y grows
+// upwards, hard walls, and the cursor keeps its place between turns), space takes the field under the cursor,
+// C skips. G switches the
 // golden mode on (the fields a golden move may take turn green); in golden mode space, or G again while the
 // cursor is in use, makes the golden move at the cursor, and a click makes it on the clicked field. Escape, or G
 // while the cursor is not in use, leaves the golden mode.

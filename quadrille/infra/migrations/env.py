@@ -1,16 +1,23 @@
-"""Alembic's environment for Quadrille's database, run by alembic.command.* (see quadrille/infra/migrate.py);
-its target is the metadata of quadrille/infra/schema.py, which holds every table.
+"""Alembic's environment for Quadrille's database, run by alembic.command.* (see quadrille/infra/migrate.py)
+and by plain `alembic` with the repository's alembic.ini; its target is the metadata of
+quadrille/infra/schema.py, which holds every table.
 
 The caller normally hands in its own connection (config.attributes["connection"]), inside a transaction it
-commits: infra/database.py does so when it opens a database. Without one, an engine is made from the
-sqlalchemy.url option; with --sql (offline mode) the SQL is printed for that URL's dialect instead of run.
+commits: infra/database.py does so when it opens a database. Without one, an engine is made for the
+sqlalchemy.url option if the caller set one (migrate.py's --url), else for the server's own database,
+$QUADRILLE_DB or quadrille.db, as app.py takes it (so alembic.ini holds no URL and no password). With --sql
+(offline mode) the SQL is printed for that URL's dialect instead of run.
 """
-from alembic import context
-from sqlalchemy import create_engine
+from logging.config import fileConfig
 
+from alembic import context
+
+from quadrille.infra.engine import configured_database, database_url, make_engine
 from quadrille.infra.schema import metadata
 
 config = context.config
+if config.config_file_name is not None:  # plain `alembic`: alembic.ini's logging (the server keeps its own)
+    fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 
 def configure(**kwargs) -> None:
@@ -19,9 +26,13 @@ def configure(**kwargs) -> None:
     context.configure(target_metadata=metadata, render_as_batch=True, compare_type=True, **kwargs)
 
 
+def url() -> str:
+    return config.get_main_option("sqlalchemy.url") or database_url(configured_database())
+
+
 def run() -> None:
     if context.is_offline_mode():
-        configure(url=config.get_main_option("sqlalchemy.url"), literal_binds=True)
+        configure(url=url(), literal_binds=True)
         with context.begin_transaction():
             context.run_migrations()
         return
@@ -31,9 +42,11 @@ def run() -> None:
         with context.begin_transaction():
             context.run_migrations()
         return
-    engine = create_engine(config.get_main_option("sqlalchemy.url"))
+    from quadrille.infra.migrate import _lock
+    engine = make_engine(url())  # the server's pragmas on SQLite (WAL, foreign keys)
     try:
         with engine.connect() as connection:
+            _lock(connection)  # as at a server's start: one transaction, one upgrader at a time
             configure(connection=connection)
             with context.begin_transaction():
                 context.run_migrations()
