@@ -218,8 +218,10 @@ def serve(app, mode: str, socks: list, ready: str) -> None:
         def run(sock):
             # The socket is already green (the socket module was patched before listen()).
             # eventlet refuses connections past 1,024 simultaneous requests unless told otherwise.
+            # minimum_chunk_size: each chunk of an answer is sent as it comes (eventlet would gather 4 KB first,
+            # and hold a bot's NDJSON stream back: quadrille/web/bot_streams.py).
             eventlet.wsgi.server(GatedListener(sock, limits), app, log_output=False, max_size=20000,
-                                 protocol=eventlet_protocol(limits))
+                                 protocol=eventlet_protocol(limits), minimum_chunk_size=1)
         others = [eventlet.spawn(run, sock) for sock in socks[1:]]
         print(ready, flush=True)
         try:

@@ -40,6 +40,7 @@ from .infra.timers import MemoryTimers, RedisTimers
 from .matches import ENDED, REMATCH, MatchService
 from .settings import DEFAULTS
 from .accounts import AccountService, password_pool
+from . import bots
 from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
 from .moderation import ModerationService
@@ -50,6 +51,7 @@ from .web import (assets, game_files, http_api, inbox, pages, player_pages, play
 from .web import refusal_log
 from .web.links import public_url
 from .web.socket_context import LeanSocketIO
+from .web.socket_tokens import SocketTokens
 from .matches.cache import MatchCache
 from .matches import summary
 from .matches.retention import Retention
@@ -122,9 +124,14 @@ def create_app(config: dict | None = None) -> Flask:
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False, **queue_options)
 
+    bot_kit = None  # made below, once the services it hears exist
+
     def broadcast(match_id: str, event: str, payload: dict) -> None:
-        """The room hears every STATE (and a rematch); the services beside the core hear the bus (below)."""
+        """The room hears every STATE (and a rematch); the services beside the core hear the bus (below), and
+        the bots' game streams every STATE (bots/)."""
         socketio.emit(event, payload, to=sockets.room_of(match_id))
+        if event == "state" and bot_kit is not None:
+            bot_kit.events.on_state(match_id, payload)
 
     storage = Storage.open(config["DATABASE"])
     spawn, sleep = socketio.start_background_task, socketio.sleep
@@ -167,8 +174,10 @@ def create_app(config: dict | None = None) -> Flask:
                       connection_rate=config["CONNECTION_RATE"],
                       refusals_before_close=config["SOCKET_REFUSALS_BEFORE_CLOSE"],
                       enabled=config["RATELIMIT_ENABLED"], storage_options=counter_options)
+    socket_tokens = SocketTokens()  # sockets whose handshake gave an API token (a bot's)
     sockets.register(socketio, service, presence, budgets, presence_interval=config["PRESENCE_INTERVAL"],
-                     audiences=Audiences(config["WATCHERS_PER_ADDRESS"]), send_queue_limit=config["SOCKET_SEND_QUEUE"])
+                     audiences=Audiences(config["WATCHERS_PER_ADDRESS"]), send_queue_limit=config["SOCKET_SEND_QUEUE"],
+                     tokens=socket_tokens)
 
     # Players (optional accounts, challenges, ratings): services of their own beside the match service, on the
     # same storage, told of the match events they follow on the match bus (matches/bus.py).
@@ -183,8 +192,9 @@ def create_app(config: dict | None = None) -> Flask:
     service.absence.rated = lambda match_id: bool(ratings.rated([match_id]))  # no claim before both moved
     app.jinja_env.globals["realtime_absence"] = service.absence.realtime_timeout  # the match page's help
     challenges = ChallengeService(storage, service, accounts, ratings,
-                                  notify=lambda account_id, event, payload: socketio.emit(
-                                      event, payload, to=inbox.room_of(account_id)),
+                                  notify=lambda account_id, event, payload: (
+                                      socketio.emit(event, payload, to=inbox.room_of(account_id)),
+                                      bot_kit.events.on_challenge(account_id, event, payload)),
                                   budget=per_account_budget(budgets, config["CHALLENGE_RATE"], "challenges"),
                                   max_incoming=config["CHALLENGES_WAITING_MAX"])
     service.looks_like_account = seat_names.looks_like_account(storage)  # a guest's seat name (quadrille/names.py)
@@ -198,7 +208,7 @@ def create_app(config: dict | None = None) -> Flask:
     live_moderation = LiveModeration(moderation.store, service, accounts, spawn=spawn, sleep=sleep,
                                      every=config["MODERATION_POLL"],
                                      close_room=lambda account_id: socketio.close_room(inbox.room_of(account_id)))
-    inbox.register(socketio)
+    inbox.register(socketio, socket_tokens)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
     app.extensions["quadrille.accounts"] = accounts
@@ -211,6 +221,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.live_moderation"] = live_moderation
     app.extensions["quadrille.backends"] = [clocks, presence, leases, timers,  # closed at shutdown (app.py)
                                             live_moderation]  # started by app.py, as the clocks' heartbeat
+    # Bots' streams (bots/): what they hear, through Redis in a cluster; the challenges and rooms feed them.
+    bot_kit = bots.install(app, bots.hub_for(client, config["CLUSTER_PREFIX"], spawn, sleep,
+                                                 socketio.server.eio.create_queue), spawn)
     clocks.resume(service.credit_clock)  # after a stop: the time nobody served given back, every flag re-armed
     # Lists of games read summaries (matches/summary.py): an earlier release's matches are summarised in the
     # background; unopened anonymous imports expire (matches/retention.py); by-name matches idle out.

@@ -98,6 +98,15 @@ DEFAULTS = {
     # match, so one address could make each move cost hundreds of sends. A family or a class behind one NAT
     # watching one game stays under it.
     "WATCHERS_PER_ADDRESS": 30,
+    # Bots' NDJSON streams (GET /api/stream/event, /api/bot/game/stream/<id>) open at once in one process, per
+    # account and per address: a bot needs one event stream and one per game it plays. An idle stream costs its
+    # socket and a greenlet; these keep a thousand of them from one client away. STREAM_KEEPALIVE: seconds
+    # between the empty lines that keep a quiet stream open (and find a client that left); STREAM_RECHECK:
+    # seconds after which a quiet stream checks that its token (or session) still stands.
+    "STREAMS_PER_ACCOUNT": 20,
+    "STREAMS_PER_ADDRESS": 200,
+    "STREAM_KEEPALIVE": 5.0,
+    "STREAM_RECHECK": 60.0,
     # Messages waiting to be sent to one socket: a client that does not read what it is sent (its connection
     # full) is disconnected past this, instead of the server keeping every STATE for it. A page that was asleep
     # reconnects and gets the newest STATE.

@@ -184,7 +184,10 @@ def match_action(match_id, action):
     }
     if action not in actions:
         raise ServiceError(404, "not-found", "There is no such action.")
-    return jsonify(actions[action]())
+    answer = actions[action]()
+    if bearer() != token and isinstance(answer, dict) and answer.get("token") == token:
+        answer = {**answer, "token": None}  # an API token's rematch: never its account's seat key (it plays it)
+    return jsonify(answer)
 
 
 @bp.get("/matches/<match_id>/record")

@@ -21,6 +21,7 @@ from ..infra.limits import Audiences, Budgets
 from ..infra.presence import Presence
 from ..matches import MatchService
 from .clients import client_address
+from .socket_tokens import SocketTokens, hide_seat_key, refused
 from .socketio_server import harden, refusal
 
 log = logging.getLogger("quadrille")
@@ -49,9 +50,11 @@ def match_of(room: str) -> str | None:
 
 def register(socketio: SocketIO, service: MatchService, presence: Presence, budgets: Budgets,
              presence_interval: float = 0.25, audiences: Audiences | None = None,
-             send_queue_limit: int | None = None) -> None:
+             send_queue_limit: int | None = None, tokens: SocketTokens | None = None) -> None:
     """`audiences`: the cap on one address's sockets watching one match; `send_queue_limit`: the messages
-    waiting for one socket past which it is disconnected (socketio_server.py)."""
+    waiting for one socket past which it is disconnected (socketio_server.py); `tokens`: the API tokens of the
+    sockets that gave one in their handshake (socket_tokens.py)."""
+    tokens = tokens or SocketTokens()
     counted: dict[str, str] = {}  # sid -> address, for the connections counted against an address
     addresses: dict[str, str] = {}  # sid -> address, for the events counted against it
 
@@ -65,10 +68,14 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     harden(socketio.server, gate, budgets.should_close, send_queue_limit)
 
     @socketio.on("connect")
-    def connect(*_args):
+    def connect(auth=None, *_args):
         if not budgets.connect(address()):
-            raise ConnectionRefusedError({"error": "rate-limited",
-                                          "reason": "Too many connections from your address; try again later."})
+            raise refused("rate-limited", "Too many connections from your address; try again later.")
+        try:
+            tokens.connect(request.sid, auth)  # an API token in the handshake: the socket acts as its account
+        except Exception:
+            budgets.disconnect(address())  # refused: no disconnect event will give the count back
+            raise
         counted[request.sid] = addresses[request.sid] = address()
 
     def acknowledged(handler):
@@ -78,7 +85,8 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
             try:
                 if not isinstance(data, dict):
                     raise bad_request("The event's payload must be an object.")
-                return {"ok": True, **(handler(data) or {})}
+                data, account = tokens.resolve(request.sid, data)  # an API token stands for its seat key
+                return {"ok": True, **(hide_seat_key(handler(data), account) or {})}
             except ServiceError as exc:
                 return {"ok": False, **exc.to_dict()}
             except Exception:  # a bug must not leave the client waiting for its acknowledgement
@@ -234,6 +242,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     @socketio.on("disconnect")
     def disconnect(*_args):
         sid = request.sid
+        tokens.forget(sid)
         addresses.pop(sid, None)
         if sid in counted:
             budgets.disconnect(counted.pop(sid))

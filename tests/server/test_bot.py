@@ -1,6 +1,6 @@
 """examples/bot.py end to end against a real server process: a person challenges the bot's account, the bot
-(its own process, with an API token) accepts and plays random legal moves, the person plays hers, and the
-game ends. And accounts survive a restart: the session cookie and the seat key still work afterwards."""
+(its own process, with an API token, hearing the NDJSON streams) accepts and plays random legal moves, the
+person plays hers, and the game ends. And accounts survive a restart: the session cookie and the seat key still work afterwards."""
 from __future__ import annotations
 
 import os
@@ -13,7 +13,7 @@ import pytest
 import requests
 
 from tests.support.paths import ROOT
-from tests.support.servers import ServerProcess
+from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
@@ -32,9 +32,9 @@ class Person:
         return self.http.post(self.server.url + path, json=body or {}, headers={"X-CSRFToken": self.csrf})
 
 
-@pytest.fixture
-def server(tmp_path):
-    proc = ServerProcess(tmp_path / "bot.db", "gevent").start()
+@pytest.fixture(params=ASYNC_MODES)
+def server(request, tmp_path):
+    proc = ServerProcess(tmp_path / "bot.db", request.param).start()
     yield proc
     proc.stop()
 
@@ -57,7 +57,7 @@ def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_pa
         env["QUADRILLE_BOT_TOKEN"] = token
     log = (tmp_path / "bot.log").open("w")
     bot = subprocess.Popen([sys.executable, "examples/bot.py", "--server", server.url, *given,
-                            "--games", "1", "--poll", "0.1"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+                            "--games", "1"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
         assert token not in open(f"/proc/{bot.pid}/cmdline").read()
         challenge = ann.post("/api/challenges", {"to": "RandomBot", "game": "trails", "options": {"size": 7},
@@ -91,6 +91,7 @@ def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_pa
         log.close()
     output = (tmp_path / "bot.log").read_text()
     assert "accepted ann's challenge to Trails and Towers" in output and f"match {match} over" in output
+    assert f"playing match {match} as seat(s) [2]" in output  # told by the game stream's gameFull
     moves = [e for e in requests.get(f"{server.url}/api/matches/{match}/record").json()["events"] if e["kind"] == "move"]
     assert {e["seat"] for e in moves} == {1, 2}  # both played
 
