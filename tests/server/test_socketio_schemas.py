@@ -27,11 +27,12 @@ def server(request, tmp_path):
 class Recorder:
     """A socket that keeps what it sent and was answered, and every event the server sent it."""
 
-    def __init__(self, server, log: list, cookie: str | None = None):
+    def __init__(self, server, log: list, cookie: str | None = None, auth: dict | None = None):
         self.sio, self.log, self.heard = socketio.Client(reconnection=False), log, []
         self.sio.on("*", lambda event, data: self.heard.append((event, data)) or log.append(("event", event, data)))
+        self.sio.on("connect_error", lambda data: log.append(("event", "connect_error", data)))
         headers = {"Cookie": cookie} if cookie else {}
-        self.sio.connect(server.url, transports=["websocket"], headers=headers, wait_timeout=10)
+        self.sio.connect(server.url, transports=["websocket"], headers=headers, auth=auth, wait_timeout=10)
 
     def call(self, event: str, payload: dict) -> dict:
         answer = self.sio.call(event, payload, timeout=10)
@@ -100,6 +101,25 @@ def hear_a_challenge(server, log: list) -> None:
     assert sent.status_code == 201, sent.text
     wait_until(lambda: any(event == "challenge" for event, _ in page.heard), 10, "the challenge event")
     page.sio.disconnect()
+    hear_a_challenge_as_a_bot(server, log, bob, bob_made.json()["csrf"])
+
+
+def hear_a_challenge_as_a_bot(server, log: list, challenger: requests.Session, csrf: str) -> None:
+    """A bot's socket: its API token in the handshake (`auth`), `inbox` without a token; and a wrong token's
+    refused handshake (`connect_error`)."""
+    requests.post(f"{server.url}/api/account", json={"name": "randombot", "password": "bot password"})
+    token = requests.post(f"{server.url}/api/account/tokens",
+                          json={"name": "randombot", "password": "bot password"}).json()["token"]
+    bot = Recorder(server, log, auth={"token": token})
+    assert bot.call("inbox", {})["ok"]
+    sent = challenger.post(f"{server.url}/api/challenges", json={"to": "randombot", "game": "gamma"},
+                           headers={"X-CSRFToken": csrf})
+    assert sent.status_code == 201, sent.text
+    wait_until(lambda: any(event == "challenge" for event, _ in bot.heard), 10, "the bot's challenge event")
+    bot.sio.disconnect()
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Recorder(server, log, auth={"token": "qbt_" + "x" * 32})
+    assert log[-1][:2] == ("event", "connect_error") and log[-1][2]["data"]["error"] == "bad-token"
 
 
 def test_real_messages_match_the_asyncapi_document(server):
@@ -123,7 +143,7 @@ def test_real_messages_match_the_asyncapi_document(server):
             validator(document, message(f"hear.{event}")).validate(data)
             heard.add(event)
     assert {"watch", "claim", "move", "offer", "decline", "position", "rematch", "inbox"} <= acknowledged
-    assert heard == {"state", "presence", "rematch", "challenge"}
+    assert heard == {"state", "presence", "rematch", "challenge", "connect_error"}
 
 
 def test_a_message_that_breaks_the_schema_is_caught(server):

@@ -13,7 +13,7 @@ from . import challenges, learn, match_schemas, matches, moderation, players, st
 from .common import components
 
 PIECES = (matches, players, challenges, learn, streams, moderation)
-SCHEMA_PIECES = (match_schemas, players, challenges, learn)
+SCHEMA_PIECES = (match_schemas, players, challenges, learn, streams)
 GAME_NAME = "x-quadrille-game-name"  # marks a string that is one of the installed games' names
 
 INFO = {

@@ -15,13 +15,15 @@ MATCH, TOKEN, OFFER = STRING, STRING, {"enum": ["takeback", "draw", "rematch"]}
 REFUSAL = obj(("ok", "error", "reason"), ok={"const": False}, error=STRING, reason=STRING)
 VERSION_ACK = obj(("ok", "version"), ok={"const": True}, version=INTEGER)
 NEW_MATCH_ACK = obj(("ok", "match", "seat", "seats", "token"), ok={"const": True}, match=STRING, seat=SEAT,
-                    seats=SEATS, token=STRING, created=BOOLEAN)
+                    seats=SEATS, token=nullable(STRING), created=BOOLEAN)  # null to an API token: it plays them
 PRESENCE = obj(("match", "online", "spectators", "away"), match=STRING, online=SEATS, spectators=INTEGER,
                away=array(AWAY))
 
 
 def with_token(*required: str, **more) -> dict:
-    return obj(("match", "token", *required), match=MATCH, token=TOKEN, **more)
+    """A match event of a seat: its `token` (a seat token, a seat key or an API token), which a socket whose
+    handshake carried an API token (`auth: {"token": "qbt_…"}`) may leave out."""
+    return obj(("match", *required), match=MATCH, token=TOKEN, **more)
 
 
 # event: (what the client sends, what the acknowledgement holds when it is {"ok": true, ...}, summary)
@@ -54,9 +56,9 @@ CLIENT_EVENTS = {
                  obj(("ok", "ply", "plies", "view", "turn", "moves"), ok={"const": True}, ply=INTEGER,
                      plies=INTEGER, view={}, turn=nullable(SEAT), moves=array(STRING)),
                  "the position after `ply` moves"),
-    "inbox": ({"description": "no payload is read"},
+    "inbox": (obj(token={"type": "string", "description": "an API token, if the handshake carried none"}),
               obj(("ok", "account"), ok={"const": True}, account=ref("Account")),
-              "a logged-in page hears `challenge` events (the session cookie goes with the handshake)"),
+              "hear the account's `challenge` events (the session cookie, or an API token)"),
 }
 
 SERVER_EVENTS = {
@@ -68,7 +70,10 @@ SERVER_EVENTS = {
                                     "turned into a match"),
 }
 
-CONNECT_ERROR = obj(("error", "reason"), error={"const": "rate-limited"}, reason=STRING)
+# A refused handshake's CONNECT_ERROR packet (socket.io-client: err.message, err.data)
+CONNECT_ERROR = obj(("message", "data"), message=STRING,
+                    data=obj(("error", "reason"), error={"enum": ["rate-limited", "bad-token", "bad-request"]},
+                             reason=STRING))
 
 
 def message(name: str, payload: dict, summary: str) -> dict:
@@ -92,7 +97,7 @@ def asyncapi_document(version: str, host: str) -> dict:
         operations[f"hear.{name}"] = {"action": "send", "channel": {"$ref": "#/channels/socket"}, "summary": summary,
                                       "messages": [{"$ref": f"#/channels/socket/messages/hear.{name}"}]}
     messages["hear.connect_error"] = message("connect_error", ref("ConnectError"),
-                                        "a connection refused over a budget (CONNECTIONS_PER_ADDRESS, CONNECTION_RATE)")
+                                        "a refused handshake: over a budget, or a wrong API token in `auth`")
     schemas = {**copy.deepcopy(MATCH_SCHEMAS), **copy.deepcopy(CHALLENGE_SCHEMAS), "Presence": PRESENCE,
                "Refusal": REFUSAL, "ConnectError": CONNECT_ERROR,
                "Account": obj(("id", "name"), id=INTEGER, name=STRING)}
@@ -108,7 +113,8 @@ def asyncapi_document(version: str, host: str) -> dict:
         "servers": {"site": {"host": host, "protocol": "ws", "pathname": "/socket.io/",
                              "description": "Engine.IO v4 (`?EIO=4&transport=websocket` or polling); name the "
                                             "match in the query (`?match=<id>`) so that a cluster routes you to "
-                                            "its process"}},
+                                            "its process; a bot gives its API token in the handshake's `auth`: "
+                                            "{\"token\": \"qbt_…\"}"}},
         "channels": {"socket": {"address": "/", "servers": [{"$ref": "#/servers/site"}], "messages": messages}},
         "operations": operations,
         "components": {"schemas": schemas},
