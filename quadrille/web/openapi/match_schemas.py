@@ -70,6 +70,7 @@ GAME_INFO = obj(("name", "title", "seats", "options", "levels"),
 
 HEALTH = obj(("ok", "process", "database"), ok=BOOLEAN, process=INTEGER,
              database={"enum": ["sqlite", "postgresql"]}, queue=nullable({"const": "redis"}), sockets=INTEGER,
+             version={"type": "string", "description": "the release this process runs"},
              unreachable=array({"enum": ["database", "queue"]}))
 
 SCHEMAS = {"State": STATE, "Outcome": OUTCOME, "CreatedMatch": CREATED, "Seated": SEATED, "Position": POSITION,
