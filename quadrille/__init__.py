@@ -45,7 +45,7 @@ from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
 from .moderation import ModerationService
 from .moderation.live import LiveModeration
-from .web import blocks_api, moderation_api, moderation_pages, seat_names
+from .web import api_documents, blocks_api, moderation_api, moderation_pages, seat_names
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
@@ -258,6 +258,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(blocks_api.bp)
     app.register_blueprint(moderation_api.bp)
     app.register_blueprint(moderation_pages.bp)
+    app.register_blueprint(api_documents.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
@@ -301,8 +302,15 @@ def register_error_handlers(app: Flask) -> None:
         reason = {413: "The request is too large.", 404: "There is no such page.",
                   429: "Too many requests from your address; wait a little and try again."}.get(exc.code, exc.description)
         if wants_json():
-            return jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
-        return render_template("error.html", reason=reason), exc.code
+            answer = jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
+        else:
+            answer = render_template("error.html", reason=reason), exc.code
+        return (*answer, kept_headers(exc))
+
+    def kept_headers(exc: HTTPException) -> dict:
+        """What the refusal itself says in headers, e.g. a 405's `Allow` (the methods the path takes: RFC 9110
+        asks for it) or a 429's `Retry-After`: kept when the body is replaced."""
+        return {name: value for name, value in exc.get_headers() if name.lower() != "content-type"}
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):

@@ -75,9 +75,12 @@ def banned() -> ServiceError:
 
 def checked_tokens(tokens) -> dict:
     """A browser's seat tokens ({match id: token}, as its pages keep them), or a 400 `bad-request` when they
-    are not an object or are too many to look at."""
+    are not an object of strings or are too many to look at (a token that is a number or a list was passed
+    over in silence before: bad input is refused, never half taken)."""
     if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
         raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+    if not all(isinstance(token, str) for token in tokens.values()):
+        raise bad_request("tokens must map each match id to its token, a string.")
     return tokens
 
 

@@ -77,7 +77,8 @@ def check_options(name):
         game = games.get(name)
     except KeyError:
         raise ServiceError(404, "not-found", "There is no such game.")
-    options = body.get("options") or {}
+    options = body.get("options")
+    options = {} if options is None else options  # absent or null: the defaults; false or [] is no object
     if not isinstance(options, dict):
         raise bad_request("options must be an object.", "bad-options")
     try:

@@ -68,6 +68,18 @@ def test_bad_tokens_with_a_sign_up_change_nothing(app, client):
     assert answer.status_code == 415 and count(app, accounts_table) == 0
 
 
+@pytest.mark.parametrize("tokens", [{"abcdefgh": 5}, {"abcdefgh": None}, {"abcdefgh": ["t"]}, {"a": "t", "b": {}}])
+def test_tokens_that_are_not_strings_are_refused_by_every_call_that_takes_tokens(app, client, tokens):
+    """Found by Schemathesis: a token that was not a string was passed over and the call answered 200."""
+    answer = client.post("/api/account", json={"name": "ann", "password": "correct horse", "tokens": tokens})
+    assert answer.status_code == 400 and answer.json["error"] == "bad-request"
+    assert count(app, accounts_table) == 0
+    assert client.post("/api/me/games", json={"tokens": tokens}).json["error"] == "bad-request"
+    csrf = client.post("/api/account", json={"name": "ann", "password": "correct horse"}).json["csrf"]
+    refused = client.post("/api/account/claim", json={"tokens": tokens}, headers={"X-CSRFToken": csrf})
+    assert refused.status_code == 400 and refused.json["error"] == "bad-request"
+
+
 @pytest.mark.parametrize("password", ["short", "", None, 12345678, "x" * 257])
 def test_bad_passwords_are_refused(app, client, password):
     answer = client.post("/api/account", json={"name": "ann", "password": password})

@@ -120,6 +120,15 @@ def test_not_found_and_method_errors_are_json(client):
     assert client.post("/api/matches/x/nonsense").json["error"] == "not-found"
 
 
+def test_a_method_the_path_does_not_take_is_answered_with_the_methods_it_does(client):
+    """RFC 9110: a 405 lists the methods in `Allow` (Schemathesis found the JSON answer had dropped it)."""
+    for method in ("delete", "put", "patch", "trace"):
+        refused = client.open("/api/health", method=method.upper())
+        assert refused.status_code == 405 and refused.json["error"] == "method-not-allowed"
+        assert set(refused.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    assert set(client.put("/m/x").headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+
+
 def test_huge_bodies_are_refused(client):
     response = client.post("/api/matches/import", data="[" + "1," * 600_000 + "1]", content_type="application/json")
     assert response.status_code == 413 and response.json["error"] == "payload-too-large"
@@ -129,6 +138,14 @@ def test_option_check_returns_warnings_for_the_new_game_form(client):
     ok = client.post("/api/games/trails/check", json={"options": {"size": 3, "towers": 3}}).json
     assert ok["ok"] and ok["options"]["size"] == 3 and ok["warnings"]
     assert client.post("/api/games/trails/check", json={"options": {}}).json["warnings"] == []
+
+
+@pytest.mark.parametrize("options", [False, 0, "", [], "size=7", [["size", 7]]])
+def test_option_check_refuses_options_that_are_no_object(client, options):
+    """Found by Schemathesis: `false`, `0`, `""` and `[]` were taken for "no options" and answered 200."""
+    refused = client.post("/api/games/trails/check", json={"options": options})
+    assert refused.status_code == 400 and refused.json["error"] == "bad-options"
+    assert client.post("/api/games/trails/check", json={"options": None}).json["options"]["size"] == 11
 
 
 def test_local_decisions_over_http(client):
