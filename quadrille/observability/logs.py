@@ -43,6 +43,8 @@ import time
 from datetime import datetime, timezone
 from itertools import count
 
+from socketio.exceptions import ConnectionRefusedError as SocketIORefusal  # the one whose data reaches the client
+
 ACCESS = logging.getLogger("quadrille.access")
 AUTH = logging.getLogger("quadrille.auth")
 AUDITED = ("quadrille.moderation", "quadrille.auth")    # logged at INFO at least, whatever the level
@@ -212,7 +214,7 @@ class SocketLog:
         number, address = next(self.numbers), (environ or {}).get("REMOTE_ADDR") or "-"
         try:
             accepted = self._connect(sid, environ, *args)
-        except ConnectionRefusedError as refused:
+        except (ConnectionRefusedError, SocketIORefusal) as refused:
             reason = self._reason(refused)
             over_budget = reason == RATE_LIMITED
             if over_budget and self.refusals is not None:
@@ -237,9 +239,13 @@ class SocketLog:
                 self._line(address, "disconnect", number, reason, time.monotonic() - since)
 
     @staticmethod
-    def _reason(refused: ConnectionRefusedError) -> str | None:
+    def _reason(refused) -> str | None:
+        """The refusal's `error` ("rate-limited", "bad-token"): python-socketio's refusal carries it in the data
+        its client receives (web/socket_tokens.refused), the built-in one as its first argument."""
+        data = (getattr(refused, "error_args", None) or {}).get("data")
         first = refused.args[0] if refused.args else None
-        return first.get("error") if isinstance(first, dict) else None
+        found = data if isinstance(data, dict) else first if isinstance(first, dict) else {}
+        return found.get("error")
 
     @staticmethod
     def _line(address: str, event: str, number: int, reason: str | None, seconds: float | None = None,

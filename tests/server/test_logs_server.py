@@ -40,8 +40,11 @@ def visit(proc, expected=("SOCKET disconnect", "login failed", "account/login"))
                           headers={"Authorization": "Bearer qbt_SECRET-BEARER", "Cookie": "session=SECRET-COOKIE"})
     assert answer.status_code == 200
     assert requests.get(f"{proc.url}/api/health").status_code == 200
+    refused = socketio.Client(reconnection=False)  # a token that is no account's: refused, and never logged
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        refused.connect(proc.url, transports=["websocket"], auth={"token": "qbt_SECRET-AUTH"}, wait_timeout=10)
     sio = socketio.Client(reconnection=False)
-    sio.connect(proc.url, transports=["websocket"], auth={"token": "qbt_SECRET-AUTH"}, wait_timeout=10)
+    sio.connect(proc.url, transports=["websocket"], wait_timeout=10)
     sio.disconnect()
     failed = requests.post(f"{proc.url}/api/account/login", json={"name": "mallory", "password": "SECRET-PASSWORD"})
     assert failed.status_code == 401
@@ -64,8 +67,9 @@ def test_a_quiet_start_access_lines_and_failed_logins_without_secrets(tmp_path):
     finally:
         proc.stop()
     assert re.search(r' INFO quadrille\.access: 127\.0\.0\.1 "GET /api/games" 200 \d+\.\d ms \d+ B$', text, re.M)
-    assert re.search(r' INFO quadrille\.access: 127\.0\.0\.1 "SOCKET connect" #1$', text, re.M)
-    assert re.search(r' INFO quadrille\.access: 127\.0\.0\.1 "SOCKET disconnect" #1 \d+\.\d s \(.+\)$', text, re.M)
+    assert re.search(r' INFO quadrille\.access: 127\.0\.0\.1 "SOCKET refused" #1 \(bad-token\)$', text, re.M)
+    assert re.search(r' INFO quadrille\.access: 127\.0\.0\.1 "SOCKET connect" #2$', text, re.M)
+    assert re.search(r' INFO quadrille\.access: 127\.0\.0\.1 "SOCKET disconnect" #2 \d+\.\d s \(.+\)$', text, re.M)
     assert '"POST /api/account/login" 401' in text
     assert "/api/health" not in text          # a successful health check is logged at DEBUG only
     assert "/socket.io" not in text           # Engine.IO's requests: the connection's lines instead
@@ -114,7 +118,7 @@ def test_json_format_one_object_per_line(tmp_path):
     http = next(r for r in access if r.get("path") == "/api/games")
     assert http["method"] == "GET" and http["status"] == 200 and http["address"] == "127.0.0.1"
     assert isinstance(http["ms"], float) and http["bytes"] > 0
-    assert {r["event"] for r in access if r["method"] == "SOCKET"} == {"connect", "disconnect"}
+    assert {r["event"] for r in access if r["method"] == "SOCKET"} == {"refused", "connect", "disconnect"}
     login = next(r for r in records if r["logger"] == "quadrille.auth")
     assert login["account"] == "mallory" and login["address"] == "127.0.0.1" and login["level"] == "WARNING"
     for secret in SECRETS:
