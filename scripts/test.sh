@@ -31,10 +31,11 @@ if [ $# -gt 0 ]; then
   exec python -m pytest -q -p no:cacheprovider "$@"
 fi
 
-# The tiers (docs/architecture.md, "Tests"): the engine's and the platform's tests on both cores (pytest-xdist;
-# the platform's by module, as its modules share module-scoped servers); the real servers', the attacks', the
-# browser's and the cluster's tests one at a time, as their timings (round trips under attack, idle timeouts,
-# a browser's patience) assume the machine is theirs. Every tier runs; the command fails if one failed.
+# The tiers (docs/architecture.md, "Tests"): the engine's, the platform's, and the real servers', the install's
+# and the documents' tests on both cores (pytest-xdist; by module, as modules share module-scoped servers); the
+# attacks', the browser's and the cluster's tests one at a time, as their timings (round trips under attack,
+# idle timeouts, a browser's patience) assume the machine is theirs. Every tier runs; the command fails if one
+# failed.
 failed=0
 tier() {
   local name=$1; shift
@@ -45,5 +46,7 @@ tier() {
 }
 tier engine -n 2 tests/games tests/ai
 tier platform -n 2 --dist loadfile tests/platform
-tier "servers, attacks, browser and cluster" tests --ignore=tests/games --ignore=tests/ai --ignore=tests/platform
+tier "servers, install and documents" -n 2 --dist loadfile tests/server tests/deploy tests/docs
+tier "attacks, browser and cluster" tests --ignore=tests/games --ignore=tests/ai --ignore=tests/platform \
+  --ignore=tests/server --ignore=tests/deploy --ignore=tests/docs
 exit $failed
