@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Build the HTML API reference from the docstrings (pdoc) into build/docs/ (or the directory given):
-# the engine contract and each engine (games/), and the server's services (quadrille/).
+# Build the documentation site into build/docs/ (or the directory given): the guide (docs/engine.md, a page per
+# game), then the reference from the docstrings (pdoc). In the same virtual environment as the README's commands
+# (scripts/venv.sh): stock Debian refuses pip outside one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! python3 -c "import pdoc" 2>/dev/null; then
-  python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt pdoc
+source scripts/venv.sh
+use_venv
+if ! python -c "import pdoc" 2>/dev/null; then
+  install_into_venv -e . pdoc
 fi
-exec python3 scripts/docs.py "$@"
+exec python scripts/docs.py "$@"
