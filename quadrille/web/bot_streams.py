@@ -13,7 +13,7 @@ ends within STREAM_RECHECK seconds of its token's revocation or its session's en
 """
 from __future__ import annotations
 
-from flask import Blueprint, current_app, request, session
+from flask import Blueprint, current_app, session
 
 from ..bots.events import account_topic, match_topic
 from ..bots.streams import Stream
@@ -61,7 +61,6 @@ def ndjson(body):
 @bp.get("/stream/event")
 def event_stream():
     account = current_account()
-    kit = bots()
     accounts, ratings = current_app.extensions["quadrille.accounts"], current_app.extensions["quadrille.ratings"]
     challenges = current_app.extensions["quadrille.challenges"]
     stream = stream_for(account)

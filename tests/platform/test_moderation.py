@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import logging
 
-import pytest
 from sqlalchemy import func, select
 
 from quadrille.admin.cli import main as admin

@@ -2,7 +2,7 @@
 themselves (web/api_documents.py)."""
 from __future__ import annotations
 
-from .common import ANYONE, GAME, BOOLEAN, INTEGER, JSON, STRING, array, body, obj, ok, path_param, ref, refused
+from .common import ANYONE, GAME, BOOLEAN, INTEGER, STRING, array, body, obj, ok, path_param, ref, refused
 from .match_schemas import STATE
 
 GAME_NAME = path_param("name", GAME, "a game's name")
