@@ -15,6 +15,7 @@ import requests
 
 from scripts.services import ROOT
 from scripts.services.process import free_port
+from tests.support.tasks import kill_if_running
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
@@ -88,9 +89,7 @@ def test_serve_sh_makes_a_venv_with_debians_python_and_serves(clone):
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) == 0
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        kill_if_running(server)
     probe = "import sys; print(sys.prefix, sys.base_prefix)"
     prefix, base = subprocess.run([venv_python(clone), "-c", probe], capture_output=True, text=True,
                                   check=True).stdout.split()

@@ -16,6 +16,7 @@ import requests
 import app
 from scripts.services import ROOT
 from scripts.services.process import free_port
+from tests.support.tasks import kill_if_running
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
@@ -78,9 +79,7 @@ def test_the_core_serves_without_the_optional_packages(without_extras, tmp_path)
         server.send_signal(signal.SIGTERM)
         assert server.wait(30) == 0
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
+        kill_if_running(server)
 
 
 @pytest.mark.parametrize("argv, extra, asked", [

@@ -10,9 +10,10 @@ import sys
 import pytest
 import requests
 
-from tests.support.bots import play_seat_one_against_the_bot
+from tests.support.bots import play_seat_one_against_the_bot, seats_that_moved
 from tests.support.paths import ROOT
 from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.tasks import kill_if_running
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
@@ -78,15 +79,12 @@ def test_the_example_bot_accepts_a_challenge_and_plays_to_the_end(server, tmp_pa
         assert state["outcome"] is not None
         assert bot.wait(30) == 0
     finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait(5)
+        kill_if_running(bot)
         log.close()
     output = (tmp_path / "bot.log").read_text()
     assert "accepted ann's challenge to Trails and Towers" in output and f"match {match} over" in output
     assert f"playing match {match} as seat(s) [2]" in output  # told by the game stream's gameFull
-    moves = [e for e in requests.get(f"{server.url}/api/matches/{match}/record").json()["events"] if e["kind"] == "move"]
-    assert {e["seat"] for e in moves} == {1, 2}  # both played
+    assert seats_that_moved(server.url, match) == {1, 2}  # both played
 
 
 def test_the_example_bot_refuses_a_token_on_its_command_line_and_says_how_to_give_one(tmp_path):

@@ -14,9 +14,10 @@ import subprocess
 import pytest
 import requests
 
-from tests.support.bots import Person, bearer, bot_token, play_seat_one_against_the_bot
+from tests.support.bots import Person, bearer, bot_token, play_seat_one_against_the_bot, seats_that_moved
 from tests.support.paths import ROOT
 from tests.support.servers import ASYNC_MODES, ServerProcess
+from tests.support.tasks import kill_if_running
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
@@ -77,14 +78,11 @@ def test_the_javascript_bot_accepts_a_challenge_and_plays_a_whole_game(server, n
         assert state["outcome"] is not None
         assert bot.wait(30) == 0
     finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.wait(5)
+        kill_if_running(bot)
         log.close()
     output = (tmp_path / "bot.log").read_text()
     assert "accepted ann's challenge to Gamma" in output and f"match {match} over" in output, output
-    moves = [e for e in requests.get(f"{server.url}/api/matches/{match}/record").json()["events"] if e["kind"] == "move"]
-    assert {e["seat"] for e in moves} == {1, 2}  # the bot played its seat
+    assert seats_that_moved(server.url, match) == {1, 2}  # the bot played its seat
     assert token not in server.log_path.read_text()
 
 

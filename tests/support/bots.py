@@ -86,3 +86,9 @@ def play_seat_one_against_the_bot(url: str, match: str, move, seconds: float = 9
             move(state, random.choice(state["legal"]))
         return None
     return wait_until(over_after_my_move, seconds, "the game's end", interval=0.05)
+
+
+def seats_that_moved(url: str, match: str) -> set[int]:
+    """The seats whose moves the match's record holds."""
+    events = requests.get(f"{url}/api/matches/{match}/record").json()["events"]
+    return {e["seat"] for e in events if e["kind"] == "move"}

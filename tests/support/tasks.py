@@ -9,3 +9,10 @@ def start_task(target, *args):
     thread = threading.Thread(target=target, args=args, daemon=True)
     thread.start()
     return thread
+
+
+def kill_if_running(process, timeout: float = 5) -> None:
+    """A subprocess the test started (a bot, a server by its script) ends with the test, however the test ended."""
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout)
