@@ -76,6 +76,10 @@ def test_a_player_reports_another_from_the_profile_page_with_the_keyboard(live_s
     page.keyboard.press("Tab")
     page.keyboard.type(f"Lets the clock run in every game ({screen}).")
     shoot(page, f"report-form-{screen}")
+    # every reason's radio the same size, whether its words wrap or not (the form's own stylesheet is loaded)
+    sizes = page.eval_on_selector_all(".report-reasons input[type=radio]",
+                                      "radios => radios.map(r => [r.offsetWidth, r.offsetHeight])")
+    assert len(sizes) == 5 and len(set(map(tuple, sizes))) == 1, sizes
     assert serious_violations(page) == [] and no_sideways_scroll(page)
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
