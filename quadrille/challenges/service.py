@@ -397,7 +397,3 @@ class ChallengeService:
         for challenge_id in waiting:
             self.notify(other.id, "challenge", self.get(challenge_id))
         return self.blocks.listing(account)
-
-    def unblock(self, account, name) -> list[dict]:
-        self.blocks.unblock(account, name)
-        return self.blocks.listing(account)

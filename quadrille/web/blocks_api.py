@@ -30,5 +30,6 @@ def block():
 @bp.post("/remove")
 def unblock():
     """{"name"}: unblock that player."""
-    body = json_body()
-    return jsonify({"blocks": challenges().unblock(current_account(), body.get("name"))})
+    body, account, blocks = json_body(), current_account(), challenges().blocks
+    blocks.unblock(account, body.get("name"))  # nothing waits on an unblock: no challenge to answer
+    return jsonify({"blocks": blocks.listing(account)})
