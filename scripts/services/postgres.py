@@ -3,27 +3,24 @@ also converts a data directory an older scripts/cluster.py made, passwordless, w
 superuser), and the app's databases."""
 from __future__ import annotations
 
-import glob
 import json
-import shutil
 import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
+from quadrille.admin.pg_tools import ToolError, tool
 from scripts.services.process import Service, answers, fits_a_socket_path
 from scripts.services.users import new_secret, popen_as, private_directory, system_user, write_private
 
 
 def postgres_bindir() -> Path:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    if initdb:
-        return Path(initdb).parent
-    raise RuntimeError("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+    """The newest installed server's programs, found as the backup command finds its client tools."""
+    try:
+        return Path(tool("initdb")).parent
+    except ToolError:
+        raise RuntimeError("PostgreSQL is not installed (Debian: apt-get install postgresql)") from None
 
 
 class Postgres(Service):
