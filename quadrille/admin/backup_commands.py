@@ -5,6 +5,7 @@ import sys
 
 from ..infra.engine import configured_database
 from .backups import BackupError, backup, restore
+from .cli import database_option
 
 
 def add_commands(subparsers) -> None:
@@ -14,7 +15,7 @@ def add_commands(subparsers) -> None:
                     "(SQLite: sqlite3's backup API, the write-ahead log included; PostgreSQL: pg_dump's custom "
                     "format). PATH is written whole or not at all, readable by you alone.")
     made.add_argument("path", metavar="PATH", help="the backup file to write (an earlier backup there is replaced)")
-    _database_option(made)
+    database_option(made)
     made.set_defaults(run=run_backup)
 
     back = subparsers.add_parser(
@@ -23,15 +24,10 @@ def add_commands(subparsers) -> None:
                     "schema revision this version knows, refuses a database a running server uses or one that "
                     "holds matches or accounts (unless --force), then upgrades it with the migrations if older.")
     back.add_argument("path", metavar="PATH", help="a file made by `python -m quadrille admin backup`")
-    _database_option(back)
+    database_option(back)
     back.add_argument("--force", action="store_true",
                       help="replace what the database holds, even while a server runs on it (restart it then)")
     back.set_defaults(run=run_restore)
-
-
-def _database_option(parser) -> None:
-    parser.add_argument("--db", help="a SQLite file's path or a database URL (default: $QUADRILLE_DB, else "
-                                     "quadrille.db, as app.py)")
 
 
 def run_backup(args) -> int:

@@ -19,6 +19,13 @@ COMMAND_MODULES: list[str] = [
 ]
 
 
+def database_option(parser: argparse.ArgumentParser) -> None:
+    """`--db`: every command acts on the server's database, chosen as app.py chooses it
+    (infra/engine.configured_database)."""
+    parser.add_argument("--db", help="the server's database: a SQLite file's path or a database URL "
+                                     "(default: $QUADRILLE_DB, else quadrille.db, as app.py)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m quadrille admin",
                                      description="Administer a Quadrille site: matches, accounts, backups.")

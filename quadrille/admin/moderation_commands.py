@@ -8,7 +8,6 @@ follows what they did within a second (quadrille/moderation/live.py). The audit 
 """
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -16,6 +15,7 @@ from contextlib import contextmanager
 
 from ..errors import ServiceError
 from ..infra.engine import configured_database
+from .cli import database_option
 from ..moderation.service import CONSOLE
 
 LISTING = 50
@@ -132,11 +132,9 @@ COMMANDS = {
 
 
 def add_commands(subparsers) -> None:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="the server's database: a SQLite file or a database URL "
-                                     "(default: $QUADRILLE_DB, else quadrille.db, as app.py)")
     for name, (summary, run, positional) in COMMANDS.items():
-        parser = subparsers.add_parser(name, help=summary, description=summary, parents=[common])
+        parser = subparsers.add_parser(name, help=summary, description=summary)
+        database_option(parser)
         for arg in positional:
             if arg == "note":
                 parser.add_argument("--note", help="why (shown in the moderation log; at most 200 characters)")
@@ -148,8 +146,9 @@ def add_commands(subparsers) -> None:
             parser.add_argument("--limit", type=int, default=LISTING, help=f"at most this many (default {LISTING})")
             parser.add_argument("--json", action="store_true", help="print JSON")
         parser.set_defaults(run=command(run))
-    moderator = subparsers.add_parser("moderator", parents=[common], help="let an account use the moderators' page",
+    moderator = subparsers.add_parser("moderator", help="let an account use the moderators' page",
                                       description="Mark an account as a moderator (or, with --remove, no longer).")
+    database_option(moderator)
     moderator.add_argument("name", metavar="NAME")
     moderator.add_argument("--remove", action="store_true", help="take the moderator's rights away")
     moderator.set_defaults(run=command(set_moderator))
