@@ -18,6 +18,11 @@ from ..infra.schema import accounts_table, api_tokens_table
 from ..infra.tokens import hash_token, well_formed
 
 PREFIX = "qbt_"            # so that a Bearer token says which kind it is (and log scanners find it)
+
+
+def is_api_token(token) -> bool:
+    """Whether a token a client sent is of the API tokens' kind (not a seat token): the prefix says it."""
+    return isinstance(token, str) and token.startswith(PREFIX)
 MAX_PER_ACCOUNT = 20
 MAX_LABEL = 40
 ID_LENGTH = 16

@@ -35,7 +35,7 @@ from ..infra.schema import account_matches_table, accounts_table, matches_table
 from ..infra.tokens import well_formed
 from . import deletion
 from .account_sessions import Sessions
-from .api_tokens import PREFIX as API_TOKEN_PREFIX, ApiTokens
+from .api_tokens import PREFIX as API_TOKEN_PREFIX, ApiTokens, is_api_token
 from .password_pool import PasswordPool, for_async_mode
 from .passwords import hash_password, needs_rehash, verify_or_dummy
 
@@ -46,7 +46,7 @@ MAX_CLAIMS = 500                    # matches a browser hands over (or lists) at
 DELETED = deletion.DELETED
 SESSION_LIFETIME = 30 * 24 * 3600.0
 
-__all__ = ["API_TOKEN_PREFIX", "Account", "AccountService", "checked_tokens"]
+__all__ = ["API_TOKEN_PREFIX", "Account", "AccountService", "checked_tokens", "is_api_token"]
 
 
 def bad_credentials() -> ServiceError:

@@ -7,7 +7,7 @@ import games
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
-from ..accounts.service import API_TOKEN_PREFIX
+from ..accounts.service import is_api_token
 from ..matches.invites import invite_link
 from ..matches.sides import seats_for_side
 from .clients import client_address
@@ -42,7 +42,7 @@ def bearer_token() -> str | None:
     """The seat token of the request. An account's API token stands for the account's seat key, which holds
     every seat of its matches (accounts/): a bot acts for its own seats and no one else's."""
     token = bearer()
-    if token is not None and token.startswith(API_TOKEN_PREFIX):
+    if is_api_token(token):
         account = current_app.extensions["quadrille.accounts"].by_api_token(token)
         return account.seat_key if account else None
     return token

@@ -19,7 +19,7 @@ import threading
 from flask import current_app
 from flask_socketio import ConnectionRefusedError  # python-socketio's: its data reaches the client
 
-from ..accounts.service import API_TOKEN_PREFIX
+from ..accounts.service import is_api_token
 from ..errors import ServiceError
 
 BAD_TOKEN = "This API token is not valid (revoked, or of a deleted account)."
@@ -33,10 +33,6 @@ def refused(error: str, reason: str) -> ConnectionRefusedError:
 
 def bad_token() -> ServiceError:
     return ServiceError(401, "bad-token", BAD_TOKEN)
-
-
-def is_api_token(token) -> bool:
-    return isinstance(token, str) and token.startswith(API_TOKEN_PREFIX)
 
 
 class SocketTokens:
