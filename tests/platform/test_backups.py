@@ -1,6 +1,6 @@
 """quadrille/admin/backups.py: a backup of an older schema is upgraded as it is restored (SQLite and
 PostgreSQL); whatever is not a Quadrille backup this version knows, or a database that holds matches, is
-refused with a clear message and nothing changes. (tests/server/test_backups.py: backups of running servers.)"""
+refused with a clear message and nothing changes. (tests/server/test_backups_server.py: backups of running servers.)"""
 from __future__ import annotations
 
 import sqlite3
