@@ -4,11 +4,19 @@
 against a hash of a password nobody has, so that login's timing never tells whether a name is taken."""
 from __future__ import annotations
 
+from functools import cache
+
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 _hasher = PasswordHasher()
-_DUMMY = _hasher.hash("a password nobody has: only its verification time matters")
+
+
+@cache
+def _dummy() -> str:
+    """A hash of a password nobody has: only its verification time matters. Made on the first unknown name
+    rather than at import, so that a process (or a test) that never checks one never pays an Argon2 hash."""
+    return _hasher.hash("a password nobody has: only its verification time matters")
 
 
 def hash_password(password: str) -> str:
@@ -17,7 +25,7 @@ def hash_password(password: str) -> str:
 
 def verify_or_dummy(stored_hash: str | None, password: str) -> bool:
     try:
-        return _hasher.verify(stored_hash or _DUMMY, password) and stored_hash is not None
+        return _hasher.verify(stored_hash or _dummy(), password) and stored_hash is not None
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return False
 

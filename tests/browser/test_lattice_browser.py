@@ -213,7 +213,8 @@ def test_a_whole_222_game_by_link_through_the_3d_view(live_server, new_context, 
     for p in (ann, bob):
         wait_3d(p)
     assert ann.inner_text("#seats").startswith("Blue")
-    assert bob.evaluate("window.latticeView.marks().flipped")  # T sees its own side at the bottom
+    bob.wait_for_function("window.latticeView.marks().flipped")  # T sees its own side at the bottom (once drawn
+    # after the server said which seat Bob's tab holds)
     assert not ann.evaluate("window.latticeView.marks().flipped")
 
     # The 3D view shows the lattice: many colours, the players' blue and red, yellow bonds, green targets.

@@ -21,7 +21,8 @@ from tests.cluster.conftest import in_another_process
 from tests.cluster.players import play
 from tests.support.waiting import real_time_passes, wait_until, within
 
-pytestmark = pytest.mark.cluster
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = [pytest.mark.cluster, pytest.mark.alone]
 
 
 def client(url: str, match: str | None = None, token: str | None = None, events: list | None = None,

@@ -24,7 +24,8 @@ from quadrille import DEFAULTS
 from tests.support.waiting import wait_until
 from tests.support.servers import ServerProcess
 
-pytestmark = pytest.mark.server
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = [pytest.mark.server, pytest.mark.alone]
 
 ATTACKER, VICTIM = "127.0.0.1", "127.0.0.2"
 CAP = DEFAULTS["COMPUTER_MATCHES_PER_ADDRESS"]

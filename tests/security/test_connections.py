@@ -24,6 +24,9 @@ from tests.support.waiting import real_time_passes, within
 from tests.security.clients import ATTACKER, RawSocket, Victim, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = pytest.mark.alone
+
 SECOND_ATTACKER, THIRD_PARTY, NEWCOMER = "127.0.0.4", "127.0.0.5", "127.0.0.6"
 HEADER_TIMEOUT = IDLE_TIMEOUT = 2.0
 PER_ADDRESS = 150

@@ -20,6 +20,9 @@ from tests.security.clients import SETUP, RawSocket, Victim, request
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 from tests.security.long_records import gamma_record, towers_record
 
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = pytest.mark.alone
+
 GAMMA = gamma_record()  # 25,585 moves, 206 KB: about the longest Gamma there is
 
 

@@ -18,7 +18,8 @@ from tests.support.waiting import wait_until
 from tests.security.clients import ATTACKER, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
-pytestmark = pytest.mark.server
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = [pytest.mark.server, pytest.mark.alone]
 
 SETTINGS = {"ACCOUNT_RATE": "1000 per minute", "CHALLENGES_WAITING_MAX": 5}
 PAIR_LIMIT = 3  # RATED_GAMES_PER_PAIR's default

@@ -17,6 +17,9 @@ from tests.security.clients import ATTACKER, SETUP, Victim
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 from tests.security.long_records import towers_record
 
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = pytest.mark.alone
+
 RECORDS = 60
 # The attacker's records must all be imported for the lists to be long: the import budgets (per address, by
 # moves; test_costly.py attacks them) are lifted here.

@@ -11,9 +11,14 @@ import statistics
 import threading
 
 
+import pytest
+
 from tests.security.browsers import PASSWORD, Browser, http_call
 from tests.security.clients import ATTACKER, SETUP
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
+
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = pytest.mark.alone
 
 PER_ACCOUNT = 10      # PASSWORD_CHECK_RATE below: password checks one account may ask for
 WORKERS, QUEUE = 1, 4

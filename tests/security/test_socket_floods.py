@@ -5,9 +5,14 @@ import time
 
 import websocket
 
+import pytest
+
 from tests.security.clients import ATTACKER, SETUP, RawSocket, Refused, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, log_of, run_attack, tracebacks
 from tests.support.waiting import wait_until
+
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = pytest.mark.alone
 
 
 def new_match(url, body=None, address=SETUP) -> dict:

@@ -12,9 +12,14 @@ from urllib.parse import urlsplit
 
 import websocket
 
+import pytest
+
 from tests.support.waiting import wait_until
 from tests.security.clients import ATTACKER, SETUP, RawSocket, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
+
+# alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it
+pytestmark = pytest.mark.alone
 
 WATCHERS_PER_ADDRESS = 10
 SERVER_SETTINGS = {
