@@ -44,11 +44,19 @@ class Analyses:
         self.running = True
         self.thread = threading.Thread(target=self._keep_waiting, daemon=True)
 
-    def start(self) -> "Analyses":
+    def start(self, warm: float = 120.0) -> "Analyses":
+        """Ask the first analyses, and wait until one runs (the worker process started and imported its
+        engines, as on a server that has been serving a while), at most `warm` seconds."""
         for i in range(self.count):
             self.waiting[i] = self._ask(self.sessions[i])
+        deadline = time.monotonic() + warm
+        while time.monotonic() < deadline and not any(self._progress(i) > 0 for i in range(self.count)):
+            time.sleep(0.2)
         self.thread.start()
         return self
+
+    def _progress(self, i: int) -> float:
+        return self.sessions[i].get(f"{self.url}/api/matches/{self.waiting[i]}/analysis", timeout=30).json()["progress"]
 
     def stop(self) -> dict:
         self.running = False

@@ -261,9 +261,10 @@ def measure(url: str, matches: int, seconds: float, think: float, procs: int, se
             cpu["start"], cpu["workers_start"] = cpu_seconds(server_pid), children_cpu_seconds(server_pid)
             time.sleep(seconds)
             cpu["end"], cpu["workers_end"] = cpu_seconds(server_pid), children_cpu_seconds(server_pid)
+    feeder = Analyses(url, analyses, http_from, table_address).start() if analyses else None
+    if server_pid:
         import threading
         threading.Thread(target=sample, daemon=True).start()
-    feeder = Analyses(url, analyses, http_from, table_address).start() if analyses else None
     try:
         summary = summarise(play_tables(url, matches, seconds, think, procs))
     finally:
