@@ -9,10 +9,10 @@ import copy
 
 import games
 
-from . import challenges, learn, match_schemas, matches, moderation, players, streams
+from . import analysis, challenges, learn, match_schemas, matches, moderation, players, streams
 from .common import components
 
-PIECES = (matches, players, challenges, learn, streams, moderation)
+PIECES = (matches, players, challenges, learn, streams, moderation, analysis)
 SCHEMA_PIECES = (match_schemas, players, challenges, learn, streams)
 GAME_NAME = "x-quadrille-game-name"  # marks a string that is one of the installed games' names
 
