@@ -18,6 +18,7 @@ from typing import Callable
 
 import games
 
+from .. import pictures
 from ..errors import ServiceError, bad_request
 from .runner import AnalysisRunner, StepRefused
 from .store import WAITING, AnalysisRow, AnalysisStore
@@ -111,7 +112,9 @@ def shape(row: AnalysisRow) -> dict:
     answer = {"match": row.match_id, "status": row.status, "progress": round(row.progress, 3),
               "version": row.version, "ply_count": row.plies, "scale": SCALE, "plies": [], "summary": {}}
     if row.status == "done":
-        answer.update(start=row.result["start"], plies=row.result["plies"], summary=row.result["summary"])
+        # each best move with the cells it touches and its name, for the match page (quadrille/pictures.py)
+        plies = pictures.with_best_moves(row.game, row.options, row.moves, row.result["plies"])
+        answer.update(start=row.result["start"], plies=plies, summary=row.result["summary"])
     elif row.status == "failed":
         answer["reason"] = (row.result or {}).get("reason", "The analysis failed.")
     return answer

@@ -13,7 +13,7 @@
     move: (ply, total, name) => `move ${ply} of ${total}, ${name}`,
     evaluation: (text, side) => `evaluation ${text} ${side}`,
   };
-  const W = 600, H = 120, PAD = 5, SCALE = 1000;
+  const W = 600, H = 180, PAD = 6, SCALE = 1000;
   const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "6 2 2 2"];
   const NS = "http://www.w3.org/2000/svg";
   const DOT = { inaccuracy: 2.6, mistake: 3.2, blunder: 3.8 };
@@ -71,6 +71,9 @@
         const values = series(answer, 1, false);
         svg.append(el("path", { class: "ag-area", d: `M0 ${H / 2}${path(values).replace(/^M/, "L")}L${xOf(total)} ${H / 2}Z` }));
         svg.append(el("path", { class: "ag-line", d: path(values), "data-seat": 1 }));
+        // whose side is up: seat 1 ahead above the middle, the other side below
+        const side = (text, top) => Object.assign(el("text", { class: "ag-side", x: 8, y: top ? 24 : H - 10 }), { textContent: text });
+        svg.append(side(page.label(1), true), side(seats.length === 2 ? page.label(2) : "", false));
         plies.forEach((p, i) => {
           if (DOT[p.class]) svg.append(el("circle", { class: `ag-dot ag-${p.class}`, cx: xOf(i + 1), cy: y(p.eval), r: DOT[p.class] }));
         });
