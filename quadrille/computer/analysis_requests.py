@@ -30,15 +30,26 @@ def answer(request: dict, stop: Callable[[], bool]) -> dict:
     except (TypeError, ValueError) as exc:
         return {"refused": "bad-options", "reason": str(exc)}
     if request["kind"] == "evaluate":
-        return evaluate(board, request.get("max_nodes"))
-    return {"analysis": assemble(request, board)}
+        found = analysis.evaluate(board, max_nodes=request.get("max_nodes"), stop=stop)
+        return {"score": found.score, "scores": {str(seat): score for seat, score in found.scores.items()},
+                "best": found.best, "line": list(found.line), "nodes": found.nodes, "cancelled": stop()}
+    return {"analysis": assemble(request["game"], request.get("options") or {}, board.moves,
+                                 request["evaluations"])}
 
 
-def evaluate(board, max_nodes: int | None) -> dict:
-    found = analysis.evaluate(board, max_nodes=max_nodes)
-    return {"score": found.score, "scores": {str(seat): score for seat, score in found.scores.items()},
-            "best": found.best, "line": list(found.line), "nodes": found.nodes}
-
-
-def assemble(request: dict, board) -> dict:
-    raise NotImplementedError  # written against ai/analysis.py once it lands
+def assemble(game: str, options: dict, moves: list, evaluations: list) -> dict:
+    """The analysis of the game from the evaluations of its positions (as ai.analysis.analyse makes it in one
+    go: each move classed by ai.analysis.classify from how much it lowered its mover's score)."""
+    board = games.get(game).new(**options)
+    summary = {str(seat): {"inaccuracy": 0, "mistake": 0, "blunder": 0} for seat in range(1, board.players + 1)}
+    plies = []
+    for ply, (move, before, after) in enumerate(zip(moves, evaluations, evaluations[1:]), 1):
+        mover = board.turn
+        board.push(move)
+        drop = before["scores"].get(str(mover), 0) - after["scores"].get(str(mover), 0)
+        kind = analysis.classify(game, drop, move == before["best"])
+        if kind in ("inaccuracy", "mistake", "blunder"):
+            summary[str(mover)][kind] += 1
+        plies.append({"ply": ply, "move": move, "seat": mover, "eval": after["score"], "evals": after["scores"],
+                      "best": before["best"], "line": before["line"], "class": kind})
+    return {"start": evaluations[0]["score"], "plies": plies, "summary": summary}
