@@ -16,10 +16,11 @@
     queued: "Waiting for a computer…",
     running: (pct) => `Analysing… ${pct}%`,
     failed: "The analysis could not be finished.",
-    bestHere: "Computer's best move here:",
+    bestHere: (who, move) => `Best move here${who ? `, for ${who}` : ""}: ${move}`,
     none: "no inaccuracies, mistakes or blunders",
     count: { inaccuracy: ["inaccuracy", "inaccuracies"], mistake: ["mistake", "mistakes"], blunder: ["blunder", "blunders"] },
-    classed: (ply, move, cls) => `Move ${ply} (${move}) was ${cls === "inaccuracy" ? "an" : "a"} ${cls}.`,
+    classed: (ply, move, cls, better) => `Move ${ply} (${move}) was ${cls === "inaccuracy" ? "an" : "a"} ${cls}`
+      + (better ? `; the computer preferred ${better}.` : "."),
   };
   const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
   const COUNTED = ["inaccuracy", "mistake", "blunder"];
@@ -177,21 +178,25 @@
     }
 
     // The best move in the position shown (plies[k].best is the best before move k + 1), lit on the board by
-    // the cells the server named, and said in words with the class of the move that led here.
+    // the cells the server named and said in words (a swatch of the board's ring beside them); and, when the move
+    // that led here was classed, what the computer preferred instead.
     function renderBest(shown) {
       const list = plies();
       const here = list[shown];
-      const cells = (here && here.best_cells) || [];
-      markBoard(cells);
-      const best = $("analysis-best");
-      const words = [];
+      markBoard((here && here.best_cells) || []);
       const played = list[shown - 1];
-      if (played && MARKS[played.class]) {
-        words.push(WORDS.classed(shown, page.moveName(page.state(), shown - 1), played.class));
+      const classed = played && MARKS[played.class]
+        ? WORDS.classed(shown, page.moveName(page.state(), shown - 1), played.class, played.best_name || played.best) : "";
+      $("analysis-classed").textContent = classed;
+      $("analysis-classed").hidden = !classed;
+      const best = $("analysis-best");
+      best.hidden = !(here && here.best);
+      if (!best.hidden) {
+        const swatch = document.createElement("span");
+        swatch.className = "best-swatch";
+        swatch.setAttribute("aria-hidden", "true");
+        best.replaceChildren(swatch, WORDS.bestHere(here.seat ? page.label(here.seat) : "", here.best_name || here.best));
       }
-      if (here && here.best) words.push(`${WORDS.bestHere} ${here.best_name || here.best}`);
-      best.textContent = words.join(" ");
-      best.hidden = !words.length;
     }
 
     function markBoard(cells) {
