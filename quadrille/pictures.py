@@ -121,8 +121,10 @@ def _best_shown(name: str, game, board, best: str | None) -> dict:
     return {"cells": move_marks(name, board, best), "name": game.move_names(after)[-1]}
 
 
-def with_best_moves(name: str, options: dict, moves, plies: list[dict]) -> list[dict]:
-    """An analysis's plies (ai/analysis.py) with what the match page shows of each ply's best move: `best_cells`
-    (the data attributes of the cells it touches, in the position before the ply) and `best_name` (in words)."""
+
+def best_moves_answer(name: str, options: dict, moves, plies: list[dict]) -> dict:
+    """What the match page shows of an analysis's best moves (ai/analysis.py's plies), one entry per ply:
+    `best_cells`, the data attributes of the cells each ply's best move touches in the position before the ply, and
+    `best_names`, those moves in the move list's words (null at the end)."""
     shown = best_moves_shown(name, options, moves, [p.get("best") for p in plies])
-    return [{**p, "best_cells": s["cells"], "best_name": s["name"]} for p, s in zip(plies, shown)]
+    return {"best_cells": [s["cells"] for s in shown], "best_names": [s["name"] for s in shown]}

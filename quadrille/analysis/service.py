@@ -112,9 +112,9 @@ def shape(row: AnalysisRow) -> dict:
     answer = {"match": row.match_id, "status": row.status, "progress": round(row.progress, 3),
               "version": row.version, "ply_count": row.plies, "scale": SCALE, "plies": [], "summary": {}}
     if row.status == "done":
-        # each best move with the cells it touches and its name, for the match page (quadrille/pictures.py)
-        plies = pictures.with_best_moves(row.game, row.options, row.moves, row.result["plies"])
-        answer.update(start=row.result["start"], plies=plies, summary=row.result["summary"])
+        answer.update(start=row.result["start"], plies=row.result["plies"], summary=row.result["summary"])
+        # the best moves' cells and names, for the match page (quadrille/pictures.py)
+        answer.update(pictures.best_moves_answer(row.game, row.options, row.moves, row.result["plies"]))
     elif row.status == "failed":
         answer["reason"] = (row.result or {}).get("reason", "The analysis failed.")
     return answer

@@ -5,7 +5,7 @@
 // lit on the board for the position shown.
 //
 // The server does all the thinking (POST/GET /api/matches/<id>/analysis, docs/api.md): each ply's evaluation, class
-// and best move, and the data attributes of the cells that best move touches (best_cells), so that this script
+// and best move, and the data attributes of the cells each best move touches (best_cells), so that this script
 // finds them among the renderer's `.cell`s without knowing any game's rules. Drawing the graph: analysis-graph.js.
 (function () {
   "use strict";
@@ -183,10 +183,11 @@
     function renderBest(shown) {
       const list = plies();
       const here = list[shown];
-      markBoard((here && here.best_cells) || []);
+      const named = (k) => (answer.best_names || [])[k] || list[k].best;
+      markBoard((answer.best_cells || [])[shown] || []);
       const played = list[shown - 1];
       const classed = played && MARKS[played.class]
-        ? WORDS.classed(shown, page.moveName(page.state(), shown - 1), played.class, played.best_name || played.best) : "";
+        ? WORDS.classed(shown, page.moveName(page.state(), shown - 1), played.class, named(shown - 1)) : "";
       $("analysis-classed").textContent = classed;
       $("analysis-classed").hidden = !classed;
       const best = $("analysis-best");
@@ -195,7 +196,7 @@
         const swatch = document.createElement("span");
         swatch.className = "best-swatch";
         swatch.setAttribute("aria-hidden", "true");
-        best.replaceChildren(swatch, WORDS.bestHere(here.seat ? page.label(here.seat) : "", here.best_name || here.best));
+        best.replaceChildren(swatch, WORDS.bestHere(here.seat ? page.label(here.seat) : "", named(shown)));
       }
     }
 

@@ -104,13 +104,13 @@ def best_cells_on_board(page) -> list[dict]:
         .map((cell) => ({...cell.dataset}))""")
 
 
-def assert_best_move_lit(page, ply: dict) -> None:
-    """The cells the server named for the position's best move, and only they, carry data-best on the board."""
+def assert_best_move_lit(page, answer: dict, ply: int) -> None:
+    """The cells the server named for the best move in the position after `ply` moves carry data-best."""
     lit = best_cells_on_board(page)
-    for attrs in ply["best_cells"]:
+    for attrs in answer["best_cells"][ply]:
         assert any(all(cell.get(k) == str(v) for k, v in attrs.items()) for cell in lit), (attrs, lit)
-    assert len(lit) >= len(ply["best_cells"]) > 0
-    assert ply["best_name"] in page.locator("#analysis-best").text_content()
+    assert len(lit) >= len(answer["best_cells"][ply]) > 0
+    assert answer["best_names"][ply] in page.locator("#analysis-best").text_content()
 
 
 def assert_moves_marked(page, plies: list) -> None:
@@ -148,13 +148,13 @@ def test_a_finished_game_is_analysed_from_its_result_and_the_graph_shows_each_po
 
     # a click on the graph shows that position, with the computer's best move there lit on the board
     board_live = page.locator("#board-area").inner_html()
-    ply = next(k for k in range(len(plies) // 2, len(plies)) if plies[k]["best_cells"])
+    ply = next(k for k in range(len(plies) // 2, len(plies)) if answer["best_cells"][k])
     click_graph_at(page, ply, len(plies))
     page.wait_for_function(f"document.getElementById('ply-label').dataset.shown === '{ply}'")
     assert page.locator("#analysis-graph").get_attribute("data-shown") == str(ply)
     assert page.locator("#analysis-graph").get_attribute("aria-valuenow") == str(ply)
     assert page.locator("#board-area").inner_html() != board_live
-    assert_best_move_lit(page, plies[ply])
+    assert_best_move_lit(page, answer, ply)
     assert_moves_marked(page, plies)
     assert_counts(page, answer)
     assert page.locator(f'#move-list button.mv[data-ply="{ply}"]').get_attribute("aria-current") == "step"
@@ -187,11 +187,11 @@ def test_on_a_phone_in_the_dark_the_graph_steps_by_keys_and_taps_and_axe_finds_n
     page.keyboard.press("ArrowRight")
     page.wait_for_function("document.getElementById('ply-label').dataset.shown === '1'")
     assert "move 1 of" in graph.get_attribute("aria-valuetext")
-    assert_best_move_lit(page, plies[1])
+    assert_best_move_lit(page, answer, 1)
     box = graph.bounding_box()
     graph.tap(position={"x": box["width"] * 3 / len(plies), "y": box["height"] / 2})
     page.wait_for_function("document.getElementById('ply-label').dataset.shown === '3'")
-    assert_best_move_lit(page, plies[3])
+    assert_best_move_lit(page, answer, 3)
     assert serious_violations(page) == []
     shoot(page, "phone-dark")
     page.keyboard.press("End")  # (the graph kept the focus after the tap)

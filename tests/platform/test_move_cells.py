@@ -93,3 +93,9 @@ def test_best_moves_shown_follow_the_game(name):
 def test_a_best_move_the_engine_refuses_is_shown_as_nothing():
     assert pictures.best_moves_shown("gamma", {"width": 5, "height": 5}, ["0,0"], ["0,0", "0,0"]) == [
         {"cells": [{"x": 0, "y": 0}], "name": "a1"}, {"cells": [], "name": None}]
+
+
+def test_an_analysis_answer_names_each_best_move_beside_its_plies():
+    plies = [{"ply": 1, "move": "0,0", "best": "1,1"}, {"ply": 2, "move": "2,2", "best": None}]
+    assert pictures.best_moves_answer("gamma", {"width": 5, "height": 5}, ["0,0", "2,2"], plies) == {
+        "best_cells": [[{"x": 1, "y": 1}], []], "best_names": ["b2", None]}
