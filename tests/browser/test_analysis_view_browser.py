@@ -137,6 +137,9 @@ def test_a_finished_game_is_analysed_from_its_result_and_the_graph_shows_each_po
     match = FINISHED[game](server)
     page = new_context(**DESKTOP).new_page()
     page.goto(f"{server.url}/m/{match}")
+    page.locator("#result-analyse").wait_for()
+    if game == "towers":
+        shoot(page, "result")
     page.locator("#result-analyse").click()  # on the result screen, to anyone who looks at a finished game
     page.wait_for_selector("#analysis-progress:not([hidden])", timeout=3000)
     assert "…" in page.locator("#analysis-status").text_content()
@@ -216,7 +219,7 @@ def test_my_games_links_a_finished_game_to_its_analysis(server, new_context, sho
     assert page.locator("#analysis-counts li").count() == 2
 
 
-def test_an_online_game_under_way_offers_no_analysis(server, new_context):
+def test_an_online_game_under_way_offers_no_analysis_and_one_screen_any_time(server, new_context):
     game = play_online(server, "trails", {"size": 7}, 2, resign=False)
     match = game["match"]
     player = new_context(**DESKTOP).new_page()
@@ -235,3 +238,23 @@ def test_an_online_game_under_way_offers_no_analysis(server, new_context):
     requests.post(f"{server.url}/api/matches/{match}/resign", headers={"Authorization": f"Bearer {game['tokens'][2]}"})
     player.wait_for_selector("#result-analyse")
     assert player.locator("#analyse").is_visible()
+
+    # a game on one screen may be analysed at any time; once it goes on, it may be analysed again
+    made = requests.post(f"{server.url}/api/matches", json={"game": "trails", "options": {"size": 5},
+                                                           "mode": "local"}).json()
+    local, token = made["match"], made["token"]
+    play = lambda move: requests.post(f"{server.url}/api/matches/{local}/moves", json={"move": move},  # noqa: E731
+                                      headers={"Authorization": f"Bearer {token}"}).json()
+    state = play(requests.get(f"{server.url}/api/matches/{local}").json()["legal"][0])
+    state = play(state["legal"][0])
+    page = new_context(**DESKTOP).new_page()
+    page.goto(f"{server.url}/m/{local}")
+    page.evaluate("([m, t]) => window.QuadrilleTokens.set(m, t)", [local, token])
+    page.reload()
+    page.locator("#analyse").click()
+    page.wait_for_selector("#analysis-done:not([hidden])", timeout=60_000)
+    assert page.locator("#analyse").is_hidden()
+    play(state["legal"][0])
+    page.wait_for_selector("#analyse:not([hidden])")
+    assert page.locator("#analyse").text_content() == "Analyse again (1 new move)"
+    assert page.locator("#analysis-graph svg").count() == 1  # the analysis of the moves before stays in view
