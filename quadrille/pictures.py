@@ -126,5 +126,12 @@ def best_moves_answer(name: str, options: dict, moves, plies: list[dict]) -> dic
     """What the match page shows of an analysis's best moves (ai/analysis.py's plies), one entry per ply:
     `best_cells`, the data attributes of the cells each ply's best move touches in the position before the ply, and
     `best_names`, those moves in the move list's words (null at the end)."""
-    shown = best_moves_shown(name, options, moves, [p.get("best") for p in plies])
-    return {"best_cells": [s["cells"] for s in shown], "best_names": [s["name"] for s in shown]}
+    cells, names_ = _best_moves_answer(name, _key(options), tuple(moves), tuple(p.get("best") for p in plies))
+    return {"best_cells": json.loads(cells), "best_names": list(names_)}
+
+
+@lru_cache(maxsize=64)
+def _best_moves_answer(name: str, options_key: str, moves: tuple, bests: tuple) -> tuple[str, tuple]:
+    """Cached per analysis: every viewer of an analysed game asks the same (a long Towers game takes ~0.2 s)."""
+    shown = best_moves_shown(name, json.loads(options_key), moves, bests)
+    return json.dumps([s["cells"] for s in shown]), tuple(s["name"] for s in shown)
