@@ -12,7 +12,8 @@ A game is one folder, `games/<name>/` (docs/new-game.md):
     __init__.py        GAME, the rules engine on the contract of games/base.py (pure: no Flask, no I/O)
     computer.py        optional: the computer's model (MODEL, a subclass of ai.model.Model; CLASSIC_LEVELS and
                        classic(board, level, rng) for a game that also offers its original's opponents)
-    picture.py         optional: picture(view, marks, legal, label) -> SVG of a position; mark_attrs; no_targets
+    picture.py         optional: picture(view, marks, legal, label) -> SVG of a position; mark_attrs; no_targets;
+                       move_cells (the cells a move touches)
     words.json         optional: what the lobby and the new-game dialog say of it
     tutorial.json      optional: its tutorial's steps
     static/            its renderer, <name>.js (and <name>.css), served as /static/games/<file>

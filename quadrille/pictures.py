@@ -81,3 +81,57 @@ def tile_picture(name: str) -> Markup:
 def mark_attrs(name: str, mark) -> dict:
     """The data attributes (name -> value) that find a marked cell on the game's board in the browser."""
     return module(name).mark_attrs(mark)
+
+
+# -- the cells of a move, as the match page finds them -------------------------------------------------------------
+def move_marks(name: str, board, move: str | None) -> list[dict]:
+    """The data attributes of the cells `move` touches on `board` (the position before it), as mark_attrs gives
+    them: what the match page highlights (an analysis's best move) without knowing any game's rules. Empty for no
+    move, a move that touches no cell ("end", "skip"), or a game whose picture.py names no cells."""
+    found = module(name) if name in names() else None
+    cells = getattr(found, "move_cells", None)
+    if not move or cells is None:
+        return []
+    return [found.mark_attrs(mark) for mark in cells(board, move)]
+
+
+def best_moves_shown(name: str, options: dict, moves, bests) -> list[dict]:
+    """For each position of a game (after 0, 1, ... of `moves`), the computer's best move there as the match page
+    shows it: {"cells": [data attributes, ...], "name": the move in the move list's words, or None}. `bests[k]` is
+    the best move in the position before move k + 1 (an analysis's plies[k]["best"]); a best move the engine
+    refuses there is shown as nothing (the analysis belongs to another line)."""
+    game = games.get(name)
+    board = game.new(**(options or {}))
+    shown = []
+    for k, best in enumerate(bests):
+        shown.append(_best_shown(name, game, board, best))
+        if k < len(moves):
+            board.push(moves[k])
+    return shown
+
+
+def _best_shown(name: str, game, board, best: str | None) -> dict:
+    if not best or board.turn is None:
+        return {"cells": [], "name": None}
+    after = board.copy()
+    try:
+        after.push(best)
+    except games.IllegalMove:
+        return {"cells": [], "name": None}
+    return {"cells": move_marks(name, board, best), "name": game.move_names(after)[-1]}
+
+
+
+def best_moves_answer(name: str, options: dict, moves, plies: list[dict]) -> dict:
+    """What the match page shows of an analysis's best moves (ai/analysis.py's plies), one entry per ply:
+    `best_cells`, the data attributes of the cells each ply's best move touches in the position before the ply, and
+    `best_names`, those moves in the move list's words (null at the end)."""
+    cells, names_ = _best_moves_answer(name, _key(options), tuple(moves), tuple(p.get("best") for p in plies))
+    return {"best_cells": json.loads(cells), "best_names": list(names_)}
+
+
+@lru_cache(maxsize=64)
+def _best_moves_answer(name: str, options_key: str, moves: tuple, bests: tuple) -> tuple[str, tuple]:
+    """Cached per analysis: every viewer of an analysed game asks the same (a long Towers game takes ~0.2 s)."""
+    shown = best_moves_shown(name, json.loads(options_key), moves, bests)
+    return json.dumps([s["cells"] for s in shown]), tuple(s["name"] for s in shown)

@@ -5,6 +5,8 @@ the player's colour and letter (A, B, C, ...), so that nobody depends on telling
 """
 from __future__ import annotations
 
+import re
+
 from games.svg import grid_path, n, rect, svg
 
 CELL = 10
@@ -51,3 +53,9 @@ def mark_attrs(mark) -> dict:
 def no_targets(view: dict) -> dict:
     """The view without the fields the side to move may take (a lesson never lights the opponent's)."""
     return {**view, "legal": [], "golden": []}
+
+
+def move_cells(board, move: str) -> list:
+    """The field a move takes on `board`, as a mark [x, y] ("3,4" and the golden "g3,4"); nothing for "skip"."""
+    found = re.fullmatch(r"g?(\d+),(\d+)", move)
+    return [[int(found.group(1)), int(found.group(2))]] if found else []

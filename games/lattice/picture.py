@@ -6,6 +6,8 @@ view of the game's page does (clearer for marking nodes). A mark is a node name 
 """
 from __future__ import annotations
 
+import re
+
 from markupsafe import escape
 
 from games.svg import n, rect, svg
@@ -119,3 +121,9 @@ def mark_attrs(mark) -> dict:
 def no_targets(view: dict) -> dict:
     """The view without the moves of the side to move (a lesson never lights the opponent's)."""
     return {**view, "legal": {}, "returns": []}
+
+
+def move_cells(board, move: str) -> list:
+    """The nodes a move touches, as marks: a step's two nodes, a capture chain's start and every landing, a
+    return's node ("+Bb1")."""
+    return [node for node in re.split(r"[-:+]", move) if node]

@@ -5,6 +5,8 @@ Cells are (x, y): x the column from the left, y the row from the top (Red, Playe
 """
 from __future__ import annotations
 
+import re
+
 from games.svg import n, rect, svg
 
 CELL = 10
@@ -50,3 +52,15 @@ def no_targets(view: dict) -> dict:
     """The view without the moves of the side to move (a lesson never lights the opponent's)."""
     legal = {**view["legal"], "sources": [], "can_import": False, "can_end": False}
     return {**view, "legal": legal}
+
+
+def move_cells(board, move: str) -> list:
+    """The cells a move touches on `board` (the position before it), as marks [x, y]: a move's source and target,
+    an import's master (the mover's), nothing for ending a turn."""
+    found = re.fullmatch(r"m(\d+),(\d+)>(\d+),(\d+):\d+", move)
+    if found:
+        x1, y1, x2, y2 = map(int, found.groups())
+        return [[x1, y1], [x2, y2]]
+    if re.fullmatch(r"i\d+", move):
+        return [[t["x"], t["y"]] for t in board.view()["towers"] if t["master"] and t["owner"] == board.turn]
+    return []

@@ -47,3 +47,14 @@ def mark_attrs(mark) -> dict:
 def no_targets(view: dict) -> dict:
     """The view without the cells the side to move may reach (a lesson never lights the opponent's)."""
     return {**view, "green": [], "legal": {}}
+
+
+def move_cells(board, move: str) -> list:
+    """The cells a move touches on `board` (the position before it), as marks [row, column]: where the mover's
+    trail head stands, then every cell the move would claim (the view's legal paths: a direction alone does
+    not say how far it goes)."""
+    view = board.view()
+    path = view["legal"].get(move) if board.turn is not None else None
+    if not path:
+        return []
+    return [list(view["heads"][board.turn - 1])] + [list(cell) for cell in path]

@@ -18,6 +18,7 @@ from typing import Callable
 
 import games
 
+from .. import pictures
 from ..errors import ServiceError, bad_request
 from .runner import AnalysisRunner, StepRefused
 from .store import WAITING, AnalysisRow, AnalysisStore
@@ -113,6 +114,8 @@ def shape(row: AnalysisRow) -> dict:
               "version": row.version, "ply_count": row.plies, "scale": SCALE, "plies": [], "summary": {}}
     if row.status == "done":
         answer.update(start=row.result["start"], plies=row.result["plies"], summary=row.result["summary"])
+        # the best moves' cells and names, for the match page (quadrille/pictures.py)
+        answer.update(pictures.best_moves_answer(row.game, row.options, row.moves, row.result["plies"]))
     elif row.status == "failed":
         answer["reason"] = (row.result or {}).get("reason", "The analysis failed.")
     return answer

@@ -126,6 +126,8 @@
         if (level < 3) add("Harder computer", () => againstComputer(page, level + 1)).id = "harder";
         if (level > 1) add("Easier computer", () => againstComputer(page, level - 1)).id = "easier";
       }
+      // The computer's analysis (match-analysis.js): offered once the game may be analysed and is not yet.
+      if (page.analysable && page.analysable()) add("Analyse", () => { close(); page.analyse(); }).id = "result-analyse";
       add("New game", () => Q.newGame(page)).id = "result-new";
       const exp = document.createElement("a");
       exp.href = $("export").href;

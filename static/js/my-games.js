@@ -62,6 +62,12 @@
         el("span", { className: "game-meta" },
           `${game.sides.join(" and ")} against `, against.length ? names(against) : "nobody yet",
           game.rated ? " · rated" : "", ` · ${game.options_words} · ${ago(game.updated)}`));
+      // A finished game may be analysed by the computer: its page asks for the analysis at once (#analyse,
+      // static/js/match-analysis.js).
+      if (game.finished && game.result !== "aborted") {
+        line.append(el("a", { href: `${game.url}#analyse`, className: "button game-analyse", textContent: "Analyse",
+                              ariaLabel: `Analyse this game of ${game.title}` }));
+      }
       line.dataset.match = game.match;
       list.append(line);
     }
