@@ -53,7 +53,8 @@ def test_gamma_against_the_computer_ends_on_the_full_board(live_server, new_cont
     lobby_start(page, live_server, "gamma", "ai", options=OPTIONS, level=1)
     match = match_id(page)
     state = my_turn_or_end(live_server, page, match)
-    assert state["resignable"] and page.is_visible("#resign")
+    assert state["resignable"]
+    page.wait_for_selector("#resign", state="visible")  # drawn once the page has this STATE too
     shoot(page, "resign-offered")
     golden_only_seen = False
     for _ in range(30):

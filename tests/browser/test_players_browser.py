@@ -133,7 +133,8 @@ def test_two_players_challenge_play_from_my_games_continue_elsewhere_and_get_rat
     first = ann.locator("#games li").first
     first.wait_for()
     assert first.get_attribute("data-match") == match and "Your turn" in first.inner_text()
-    assert "Your turn in 2 games" in ann.inner_text("[data-your-turn]")  # this one and her game on one screen
+    # this one and her game on one screen (the count is written once the list has been read)
+    ann.wait_for_function("document.querySelector('[data-your-turn]').textContent.includes('Your turn in 2 games')")
     shoot(ann, "my-games")
     first.locator("a.game-open").click()
     ann.wait_for_url(f"**/m/{match}")
