@@ -1,0 +1,45 @@
+"""Lattice Checkers' part in the puzzles (quadrille/puzzles, docs/puzzles.md): the source games' options, what
+counts as material, and the game's own themes, all read from the engine's moves and view.
+
+Material is the pieces a side has on the lattice: a capture takes one off for every jump, a return brings one
+back.
+"""
+from __future__ import annotations
+
+#: the options of the computer's games that puzzles are cut from: the standard 222 lattice
+OPTIONS: dict = {}
+
+
+def material(board, seat: int) -> int:
+    """The pieces `seat` has on the lattice."""
+    return board.on_board()[seat - 1]
+
+
+def themes(board, seat: int, solution: list) -> list[str]:
+    """The game's own themes of a puzzle: `board` is the position (left as it was), `seat` the solver.
+
+    * "capture-chain": one of the solver's moves is a capture of two jumps or more (`Cd2:Ad4:Ab2`);
+    * "promotion": one of the solver's moves brings a ball to its far level (the engine's `promotes`);
+    * "extra-turn": the solver moves again after its own move without a return (the promotion's extra turn),
+      so the solution has two of its actions in a row.
+    """
+    found = set()
+    work = board.copy()
+    for move in solution:
+        mover = work.turn
+        if mover == seat and move.count(":") >= 2:
+            found.add("capture-chain")
+        if mover == seat and _promotes(work, move):
+            found.add("promotion")
+        work.push(move)
+        if mover == seat and work.turn == seat and move[0] != "+" and not work.pending_return:
+            found.add("extra-turn")
+    return sorted(found)
+
+
+def _promotes(board, move: str) -> bool:
+    for entries in board.view()["legal"].values():
+        for entry in entries:
+            if entry["move"] == move:
+                return bool(entry["promotes"])
+    return False

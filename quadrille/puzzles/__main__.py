@@ -1,0 +1,49 @@
+"""`python -m quadrille.puzzles generate --game G --count N [--seed S] [--out PATH]`: cut N puzzles of game G
+from seeded computer games and write them (by default to the game's own games/<G>/puzzles.json, the file the
+server ships). The same seed writes the same file. A line per source game says how far it got."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import games
+
+from . import library
+from .generate import budget_of
+from .source import generate
+
+
+def dump(game: str, puzzles: list, header: dict) -> str:
+    """The file's text: its header, then one puzzle a line (small diffs when it is generated again)."""
+    head = json.dumps({"game": game, **header}, sort_keys=True)[:-1]
+    lines = ",\n".join("  " + json.dumps(p, sort_keys=True, separators=(", ", ": ")) for p in puzzles)
+    return f'{head}, "puzzles": [\n{lines}\n]}}\n'
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m quadrille.puzzles",
+                                     description="Puzzles cut from the computer's games (docs/puzzles.md).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("generate", help="generate a game's puzzles and write them")
+    make.add_argument("--game", required=True, choices=[g for g in games.names() if games.part(g, "puzzles")])
+    make.add_argument("--count", type=int, required=True, help="how many puzzles")
+    make.add_argument("--seed", type=int, default=0, help="the seed of the source games (default 0)")
+    make.add_argument("--out", type=Path, help="the file to write (default: the game's puzzles.json)")
+    make.add_argument("--per-game", type=int, default=1, help="puzzles cut from one source game at most")
+    args = parser.parse_args(argv)
+    if args.count < 1:
+        parser.error("--count must be at least 1")
+    budget = budget_of(args.game)
+    found = generate(args.game, args.count, args.seed, budget=budget, per_game=args.per_game,
+                     progress=lambda line: print(line, flush=True))
+    out = args.out or library.path_of(args.game)
+    header = {"seed": args.seed, "count": args.count, "per_game": args.per_game, "budget": budget.to_dict()}
+    out.write_text(dump(args.game, found, header), encoding="utf-8")
+    print(f"{len(found)} puzzles of {args.game} written to {out}", flush=True)
+    return 0 if len(found) >= args.count else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
