@@ -7,8 +7,13 @@ the capturer's reserve.
 """
 from __future__ import annotations
 
-#: the options of the computer's games that puzzles are cut from: the standard 6x6 board
-OPTIONS: dict = {}
+#: the options of the computer's games that puzzles are cut from: the smallest board the new-game form offers
+#: (5x5). On the standard 6x6 the computer's games gave a puzzle in about one game of ten: a turn is several
+#: actions, and most wins can be played in more than one order, so that no first action is the only one
+OPTIONS: dict = {"size": 5}
+#: the levels of the source games: a random mover leaves its master where it can be taken, which the first
+#: action of a winning turn must then find (quadrille/puzzles/source.py)
+LEVELS = (("random", 3), (3, "random"), ("random", 2), (2, "random"), (1, 3), (3, 1), (1, 2), (2, 1))
 
 
 def material(board, seat: int) -> int:

@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--count", type=int, required=True, help="how many puzzles")
     make.add_argument("--seed", type=int, default=0, help="the seed of the source games (default 0)")
     make.add_argument("--out", type=Path, help="the file to write (default: the game's puzzles.json)")
-    make.add_argument("--per-game", type=int, default=1, help="puzzles cut from one source game at most")
+    make.add_argument("--per-game", type=int, default=3, help="puzzles cut from one source game at most")
     args = parser.parse_args(argv)
     if args.count < 1:
         parser.error("--count must be at least 1")
