@@ -22,20 +22,20 @@ def themes(board, seat: int, solution: list) -> list[str]:
 
     * "capture-chain": one of the solver's moves is a capture of two jumps or more (`Cd2:Ad4:Ab2`);
     * "promotion": one of the solver's moves brings a ball to its far level (the engine's `promotes`);
-    * "extra-turn": the solver plays the extra turn a promotion earned (the engine's `extra_turn`) in the
-      solution.
+    * "extra-turn": one of the solver's moves is played in the extra turn a promotion earned (the engine's
+      `extra_turn`).
     """
     found = set()
     work = board.copy()
     for move in solution:
         mover = work.turn
+        if mover == seat and work.extra_turn and not work.pending_return:
+            found.add("extra-turn")
         if mover == seat and move.count(":") >= 2:
             found.add("capture-chain")
         if mover == seat and _promotes(work, move):
             found.add("promotion")
         work.push(move)
-        if work.turn == seat and work.extra_turn:
-            found.add("extra-turn")
     return sorted(found)
 
 
