@@ -13,6 +13,9 @@ OPTIONS: dict = {"players": 2, "width": 6, "height": 6}
 #: which places one more pawn than the opponent's replies did, so one field of lead is no gain at all
 MATERIAL_GAIN = 2
 
+#: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 15 minutes
+BUDGET = {"play": 200, "scan": 100, "rank": 700, "reply": 300}
+
 
 def material(board, seat: int) -> int:
     """The fields `seat` owns."""

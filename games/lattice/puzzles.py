@@ -10,6 +10,9 @@ from __future__ import annotations
 #: the options of the computer's games that puzzles are cut from: the standard 222 lattice
 OPTIONS: dict = {}
 
+#: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 15 minutes
+BUDGET = {"play": 200, "scan": 100, "rank": 700, "reply": 300}
+
 
 def material(board, seat: int) -> int:
     """The pieces `seat` has on the lattice, and the one it is about to return."""
