@@ -43,11 +43,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.count < 1:
         parser.error("--count must be at least 1")
     budget = budget_of(args.game)
-    found = generate(args.game, args.count, args.seed, budget=budget, per_game=args.per_game,
-                     progress=lambda line: print(line, flush=True))
     out = args.out or library.path_of(args.game)
     header = {"seed": args.seed, "count": args.count, "per_game": args.per_game, "budget": budget.to_dict()}
-    out.write_text(dump(args.game, found, header), encoding="utf-8")
+
+    def save(puzzles: list) -> None:
+        """The file as it stands (rewritten whole after every game that added puzzles: a long run stopped half
+        way keeps what it found)."""
+        partial = out.with_name(out.name + ".part")
+        partial.write_text(dump(args.game, puzzles, header), encoding="utf-8")
+        partial.replace(out)
+
+    found = generate(args.game, args.count, args.seed, budget=budget, per_game=args.per_game,
+                     progress=lambda line: print(line, flush=True), found_so_far=save)
+    save(found)
     print(f"{len(found)} puzzles of {args.game} written to {out}", flush=True)
     return 0 if len(found) >= args.count else 1
 

@@ -38,7 +38,8 @@ def play(game: str, options: dict, levels: tuple, seed: int, nodes: int) -> list
 
 
 def generate(game: str, count: int, seed: int = 0, *, budget: Budget | None = None, per_game: int = 3,
-             progress: Callable[[str], None] | None = None) -> list[dict]:
+             progress: Callable[[str], None] | None = None,
+             found_so_far: Callable[[list], None] | None = None) -> list[dict]:
     """`count` puzzles of `game` (fewer if GAMES_PER_PUZZLE x count source games do not give them), cut from
     seeded computer games (`per_game` at most from one): the same arguments give the same puzzles. `progress` hears a line per game."""
     options = dict(getattr(rules(game), "OPTIONS", {}))
@@ -54,6 +55,8 @@ def generate(game: str, count: int, seed: int = 0, *, budget: Budget | None = No
         new = [p for p in cut(game, options, moves, budget=budget, limit=per_game) if p["id"] not in found]
         for puzzle in new[:count - len(found)]:
             found[puzzle["id"]] = puzzle
+        if new and found_so_far is not None:
+            found_so_far(list(found.values()))
         if progress is not None:
             progress(f"{game}: game {index + 1} (levels {levels[0]}-{levels[1]}, {len(moves)} moves): "
                      f"{len(new)} puzzle(s), {len(found)}/{count} in {time.monotonic() - began:.0f} s")
