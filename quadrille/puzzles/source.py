@@ -1,9 +1,10 @@
 """The games puzzles are cut from when no player's game is at hand: the computer against itself, seeded.
 
-Each source game pairs two levels (LEVEL_PAIRS, or the game's own `LEVELS` in its puzzles.py, in turn), so that the weaker side makes the mistakes a puzzle
-punishes and the stronger finds the punishment; level 3 searches `Budget.play` nodes a move. Everything is
-drawn from the seed, and the levels' time caps are read on a clock that never moves (`choose_move`'s `clock`),
-so that the same seed plays the same games on any machine, however loaded.
+Each source game pairs two levels (LEVEL_PAIRS, or the game's own `LEVELS` in its puzzles.py, one pair per
+game in turn), so that the weaker side makes the mistakes a puzzle punishes; the levels search at most
+`Budget.play` nodes a move. Everything is drawn from the seed, and the levels' time caps are read on a clock
+that never moves (`choose_move`'s `clock`), so that the same seed plays the same games on any machine, however
+loaded.
 """
 from __future__ import annotations
 
