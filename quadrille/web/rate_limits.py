@@ -30,6 +30,9 @@ from .sessions import current_account
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 # Pictures and a tutorial's steps and tries: each replays a short game through the engine.
 LEARN_ENDPOINTS = ("rules.preview_svg", "tutorials.tutorial_step", "tutorials.tutorial_try")
+# The puzzles' JSON: each replays a puzzle's position (and an attempt its solution) through the engine.
+PUZZLE_ENDPOINTS = ("puzzle_pages.next_puzzle", "puzzle_pages.daily_puzzle", "puzzle_pages.one_puzzle",
+                    "puzzle_pages.attempt")
 # Every request that costs an Argon2 hash (or makes an account): one budget per address.
 ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token",
                      "players_api.change_password", "players_api.delete_account")
@@ -48,6 +51,7 @@ def install(app: Flask, storage_options: dict | None = None) -> Limiter:
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)
     wrap(app, limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match"), MATCH_CREATING_ENDPOINTS)
     wrap(app, limiter.shared_limit(config["LEARN_RATE"], scope="learn"), LEARN_ENDPOINTS)
+    wrap(app, limiter.shared_limit(config["PUZZLE_RATE"], scope="puzzles"), PUZZLE_ENDPOINTS)
     install_account_budgets(app, limiter)
     install_import_budget(app, limiter)
     return limiter
