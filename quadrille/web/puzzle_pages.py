@@ -120,6 +120,7 @@ def page(mode: str, game: str | None, puzzle_id: str | None):
             raise ServiceError(404, "unknown-puzzle", "There is no such puzzle of this game.")
     else:
         first = puzzles.next(solver(), game)
+    first.setdefault("you", puzzles.solver_rating(solver()))
     name = first["game"]
     shown = games.get(name)
     data = {"mode": mode, "game": game, "puzzle": first, "account": current_account(required=False) is not None,

@@ -12,6 +12,7 @@
   const WORDS = {
     task: "Find the best move",
     solved: "Solved!",
+    afterwards: "The board shows the end of the best line. Press Next puzzle for another.",
     failed: "Not this one",
     youPlay: (side) => `You play ${side}. Find the best continuation: the opponent's replies are played for you.`,
     seat: (seat) => `player ${seat}`,
@@ -85,6 +86,7 @@
       drawn += 1;
       renderer.draw(state.view, { ...state, version: drawn }, true);
       root.dataset.phase = phase;
+      root.dataset.mine = mine.length; // the solver's right moves so far (tests wait on it)
       root.dataset.turn = state.turn == null ? "" : state.turn;
       root.dataset.version = drawn;
     }
@@ -164,6 +166,7 @@
       phase = "over";
       root.dataset.result = solved ? "solved" : "failed";
       $("puzzle-task").textContent = solved ? WORDS.solved : WORDS.failed;
+      $("puzzle-side-to-move").textContent = WORDS.afterwards;
       if (!data.account && answer.rating) keepGuestRating(answer.rating);
       if (answer.puzzle_rating) puzzle.rating = answer.puzzle_rating;
       showRatings(answer.rating);
