@@ -6,11 +6,15 @@ are cut from two-player games: with more players the best move depends on what e
 """
 from __future__ import annotations
 
-#: the options of the computer's games that puzzles are cut from: the standard board, two players
-OPTIONS: dict = {"players": 2}
+#: the options of the computer's games that puzzles are cut from: two players on a 6x6 board (the standard
+#: 10x10 one takes a hundred moves a game and a hundred legal moves a position: ten times the work a puzzle)
+OPTIONS: dict = {"players": 2, "width": 6, "height": 6}
 #: the material gain a puzzle must reach when it does not end in a win: a solution ends on the solver's move,
 #: which places one more pawn than the opponent's replies did, so one field of lead is no gain at all
 MATERIAL_GAIN = 2
+
+#: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 15 minutes
+BUDGET = {"play": 200, "scan": 100, "rank": 700, "reply": 300}
 
 
 def material(board, seat: int) -> int:

@@ -7,8 +7,19 @@ the capturer's reserve.
 """
 from __future__ import annotations
 
-#: the options of the computer's games that puzzles are cut from: the standard 6x6 board
-OPTIONS: dict = {}
+#: the options of the computer's games that puzzles are cut from: the smallest board the new-game form offers
+#: (5x5). On the standard 6x6 the computer's games gave a puzzle in about one game of ten: a turn is several
+#: actions, and most wins can be played in more than one order, so that no first action is the only one
+OPTIONS: dict = {"size": 5}
+#: the levels of the source games: a random mover leaves its master where it can be taken, and the puzzle is
+#: to find the one action that takes it (or the one that starts the only walk onto it). Games between the
+#: search levels gave a puzzle in one game of five (they rarely leave one clearly best action); these give
+#: about one a game
+LEVELS = (("random", 1), (1, "random"), ("random", 2), (2, "random"), ("random", "random"), (3, "random"))
+
+#: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 10 minutes: a
+#: Towers position is costly to search, so the searches are kept small
+BUDGET = {"play": 150, "scan": 100, "rank": 600, "reply": 300}
 
 
 def material(board, seat: int) -> int:

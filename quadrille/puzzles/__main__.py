@@ -1,6 +1,9 @@
 """`python -m quadrille.puzzles generate --game G --count N [--seed S] [--out PATH]`: cut N puzzles of game G
 from seeded computer games and write them (by default to the game's own games/<G>/puzzles.json, the file the
-server ships). The same seed writes the same file. A line per source game says how far it got."""
+server ships). The same seed writes the same file. A line per source game says how far it got.
+
+`python -m quadrille.puzzles check [--game G]`: check every shipped puzzle (verify.py), the searches included:
+the tests check every record and a sample of the searches; this checks the searches of all."""
 from __future__ import annotations
 
 import argparse
@@ -10,7 +13,7 @@ from pathlib import Path
 
 import games
 
-from . import library
+from . import library, verify
 from .generate import budget_of
 from .source import generate
 
@@ -31,8 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--count", type=int, required=True, help="how many puzzles")
     make.add_argument("--seed", type=int, default=0, help="the seed of the source games (default 0)")
     make.add_argument("--out", type=Path, help="the file to write (default: the game's puzzles.json)")
-    make.add_argument("--per-game", type=int, default=1, help="puzzles cut from one source game at most")
+    make.add_argument("--per-game", type=int, default=3, help="puzzles cut from one source game at most")
+    check = commands.add_parser("check", help="check the shipped puzzles, the searches included")
+    check.add_argument("--game", choices=library.games_with_puzzles(), help="one game (default: all)")
     args = parser.parse_args(argv)
+    if args.command == "check":
+        return check_shipped([args.game] if args.game else library.games_with_puzzles())
     if args.count < 1:
         parser.error("--count must be at least 1")
     budget = budget_of(args.game)
@@ -43,6 +50,21 @@ def main(argv: list[str] | None = None) -> int:
     out.write_text(dump(args.game, found, header), encoding="utf-8")
     print(f"{len(found)} puzzles of {args.game} written to {out}", flush=True)
     return 0 if len(found) >= args.count else 1
+
+
+def check_shipped(names: list[str]) -> int:
+    """Every problem of every shipped puzzle of these games, printed; 1 when there is any."""
+    bad = 0
+    for game in names:
+        budget = verify.shipped_budget(game)
+        shipped = library.puzzles(game)
+        for puzzle in shipped:
+            problems = verify.record_problems(puzzle) or verify.search_problems(puzzle, budget)
+            for problem in problems:
+                print(f"{puzzle['id']}: {problem}", flush=True)
+            bad += bool(problems)
+        print(f"{game}: {len(shipped)} puzzles checked", flush=True)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

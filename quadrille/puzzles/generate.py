@@ -7,10 +7,12 @@ continuation, and the solution from there (docs/puzzles.md).
 How (after lichess's generator, adapted to games whose turns may be several moves):
 
 1. Candidates: the analysis given (ai/analysis.py `analyse`), or else `scan`, marks the positions where a
-   seat starts its turn clearly winning (`criterion.DECISIVE`), either by a forced win or right after the opponent's
-   mistake (its score rose by SWING or more over the opponent's turn).
+   seat starts its turn clearly winning (`criterion.DECISIVE`). Lichess also asks for a swing (the opponent's
+   mistake just before); the computer's games give too few of them to cut hundreds of puzzles in minutes, and
+   the criterion already asks for one clearly best move.
 2. The first move: `rank_moves` at the budget's `rank` nodes; the position is a puzzle when its best move is
-   the one clearly best (`criterion.clearly_best`).
+   the one clearly best (`criterion.clearly_best`). When a turn is several moves (Towers' actions, Lattice's
+   extra turn), the positions inside the candidate turn, as the game played it, are tried in order too.
 3. The solution goes on, the opponent answering with the engine's best reply (`evaluate`, `reply` nodes),
    as long as each of the solver's moves is again the clearly best one (or its only legal move), at most
    MAX_SOLVER_MOVES of them, until the game ends. A solution that stops short ends on the solver's last chosen move (trailing
@@ -35,18 +37,17 @@ from . import criterion, themes as shared_themes
 
 #: the solver's moves (engine moves) a solution holds at most
 MAX_SOLVER_MOVES = 6
-#: a seat's score must rise this much over the opponent's turn for its position to be a candidate (unless it
-#: is a forced win): the opponent has just made a mistake to punish
-SWING = 300
+#: the positions of one candidate turn tried at most (its start and after each of its first moves)
+TURN_POSITIONS = 6
 
 
 @dataclass(frozen=True)
 class Budget:
     """Node budgets of the cutter's searches (`max_nodes` of ai/analysis.py)."""
-    scan: int = 300        # evaluate at each turn's start, when the game comes without an analysis (scan)
-    rank: int = 2000       # rank_moves at each of the solver's moves (the criterion)
-    reply: int = 1000      # evaluate for each of the opponent's replies
-    play: int = 600        # level 3's max_nodes in the computer's source games (source.py)
+    scan: int = 150        # evaluate at each turn's start, when the game comes without an analysis (scan)
+    rank: int = 1000       # rank_moves at each of the solver's moves (the criterion)
+    reply: int = 500       # evaluate for each of the opponent's replies
+    play: int = 300        # the levels' max_nodes in the computer's source games (source.py)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -94,11 +95,8 @@ def scan(game: str, options: dict, moves: list, max_nodes: int) -> dict:
 
 def candidates(game: str, options: dict, moves: list, analysis: dict) -> list[int]:
     """The plies (how many moves were played) of the positions worth ranking (step 1 of the module's
-    docstring): a seat starting its turn with a decisive score that is a forced win or a swing over the
-    opponent's turn before (measured from the scores after the seat's own last move)."""
+    docstring): a seat starting its turn with a decisive score."""
     board = _board(game, options, [])
-    start = analysis.get("start", 0)
-    last = {seat: (start if seat == 1 else -start) for seat in range(1, board.players + 1)}
     found = []
     for entry, move in zip(analysis["plies"], moves):
         mover = board.turn
@@ -109,12 +107,8 @@ def candidates(game: str, options: dict, moves: list, analysis: dict) -> list[in
         evals = entry.get("evals")
         if not evals:
             continue
-        last[mover] = _seat_score(evals, mover)
-        if seat == mover:
-            continue                      # the same side goes on: not the start of its turn
-        score = _seat_score(evals, seat)
-        if score >= criterion.DECISIVE and (criterion.forced_win(score) or score - last[seat] >= SWING):
-            found.append(entry["ply"])
+        if seat != mover and _seat_score(evals, seat) >= criterion.DECISIVE:
+            found.append(entry["ply"])      # the start of a turn (not the same side going on), decisive
     return found
 
 
@@ -137,14 +131,32 @@ def cut(game: str, options: dict, moves: list, analysis: dict | None = None, *, 
     found = []
     free_from = 0
     for ply in candidates(game, options, moves, analysis):
-        if ply < free_from:
-            continue
-        found_here = puzzle_at(game, options, moves[:ply], budget)
-        if found_here is not None:
-            found.append(found_here)
-            free_from = ply + len(found_here["solution"])
-            if len(found) >= limit:
+        for at in _turn_positions(game, options, moves, ply):
+            if at < free_from:
+                continue
+            found_here = puzzle_at(game, options, moves[:at], budget)
+            if found_here is not None:
+                found.append(found_here)
+                free_from = at + len(found_here["solution"])
                 break
+        if len(found) >= limit:
+            break
+    return found
+
+
+def _turn_positions(game: str, options: dict, moves: list, ply: int) -> list[int]:
+    """The positions of one turn, as plies: its start `ply`, then after each of the same seat's moves while
+    the game's moves stay in its turn, at most TURN_POSITIONS. A Towers turn is several actions: at its start
+    many first actions keep the same win (they can be played in any order), while a few actions later, with
+    the move points left, one action may be the only one that wins."""
+    board = _board(game, options, moves[:ply])
+    seat = board.turn
+    found = [ply]
+    for move in moves[ply:ply + TURN_POSITIONS - 1]:
+        board.push(move)
+        if board.turn != seat:
+            break
+        found.append(found[-1] + 1)
     return found
 
 
