@@ -8,6 +8,7 @@ import json
 import pytest
 import requests
 
+from quadrille.puzzles import library
 from tests.browser.axe import serious_violations
 from tests.support.puzzles import longest_puzzle, solver_moves, wrong_first_move
 
@@ -114,3 +115,21 @@ def test_axe_finds_nothing_serious_on_the_puzzle_page(live_server, new_context):
         assert serious_violations(page) == []
         fail(page, wrong_puzzle, wrong)
         assert serious_violations(page) == []
+
+
+def test_every_games_puzzles_are_drawn_by_its_renderer(live_server, new_context, shoot):
+    """Each game's puzzle page mounts that game's renderer on the puzzle's position, with no script error; the
+    mixed page draws whichever game it drew."""
+    page = new_context(**DESKTOP).new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    for game in library.games_with_puzzles():
+        puzzle = longest_puzzle(game)
+        open_puzzle(page, live_server, puzzle)
+        assert page.locator("#board-area .cell").count() > 0
+        assert page.inner_text("#puzzle-themes") == ", ".join(t.replace("-", " ") for t in puzzle["themes"])
+        shoot(page, game)
+    page.goto(f"{live_server.url}/puzzles")
+    page.wait_for_selector('#puzzle[data-mode="mixed"][data-phase="solving"]')
+    assert page.get_attribute("#puzzle", "data-game") in library.games_with_puzzles()
+    assert errors == []
