@@ -80,7 +80,8 @@ def test_solve_then_the_next_puzzle_and_fail_one_on_a_desktop(live_server, new_c
 
 
 def test_solve_and_fail_on_a_phone_in_the_dark_theme(live_server, new_context, shoot):
-    page = new_context(**PHONE, color_scheme="dark").new_page()
+    """Under the site's real content security policy, as a player's browser runs it."""
+    page = new_context(**PHONE, color_scheme="dark", bypass_csp=False).new_page()
     puzzle = longest_puzzle("trails")
     open_puzzle(page, live_server, puzzle)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # nothing wider than the phone
@@ -91,7 +92,7 @@ def test_solve_and_fail_on_a_phone_in_the_dark_theme(live_server, new_context, s
     fail(page, wrong_puzzle, wrong, tap=True)
     shoot(page, "failed")
     page.click("#puzzle-next")
-    page.wait_for_function("id => document.getElementById('puzzle').dataset.puzzle !== id", arg=wrong_puzzle["id"])
+    page.wait_for_selector(f'#puzzle:not([data-puzzle="{wrong_puzzle["id"]}"])[data-phase="solving"]')
 
 
 def test_the_lobbys_daily_tile_opens_the_daily_puzzle(live_server, new_context, shoot):
