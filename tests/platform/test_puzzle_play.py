@@ -79,6 +79,19 @@ def test_a_wrong_move_is_answered_with_the_solution_from_where_it_went_wrong():
     assert [s["moves"][-1] for s in answer["states"]] == puzzle["solution"]
 
 
+@pytest.mark.parametrize("game", library.games_with_puzzles())
+def test_every_games_longest_puzzle_is_solved_by_its_solvers_moves_and_failed_by_another(game):
+    """Towers' turns of several actions and Lattice's extra turns included: the solver sends its own moves only."""
+    puzzle = longest_puzzle(game)
+    mine = solver_moves(puzzle)
+    for count in range(1, len(mine) + 1):
+        answer = lines.check(puzzle, mine[:count])
+        assert answer["correct"] is True and answer["done"] == (count == len(mine))
+    assert answer["states"][-1]["moves"] == [*puzzle["moves"], *puzzle["solution"]]
+    other, wrong = wrong_first_move(game)
+    assert lines.check(other, [wrong])["correct"] is False
+
+
 def test_an_illegal_move_or_a_move_past_the_solution_is_refused_not_counted():
     puzzle = longest_puzzle()
     with pytest.raises(lines.IllegalLine, match="not a legal move"):
