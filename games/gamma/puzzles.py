@@ -14,7 +14,7 @@ OPTIONS: dict = {"players": 2, "width": 6, "height": 6}
 MATERIAL_GAIN = 2
 
 #: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 15 minutes
-BUDGET = {"play": 200, "scan": 100, "rank": 700, "reply": 300}
+BUDGET = {"play": 100, "scan": 40, "rank": 400, "reply": 200}
 
 
 def material(board, seat: int) -> int:

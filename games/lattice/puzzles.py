@@ -11,7 +11,7 @@ from __future__ import annotations
 OPTIONS: dict = {}
 
 #: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 15 minutes
-BUDGET = {"play": 200, "scan": 100, "rank": 700, "reply": 300}
+BUDGET = {"play": 100, "scan": 40, "rank": 400, "reply": 200}
 
 
 def material(board, seat: int) -> int:

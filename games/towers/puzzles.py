@@ -19,7 +19,7 @@ LEVELS = (("random", 1), (1, "random"), ("random", 2), (2, "random"), ("random",
 
 #: the cutter's node budgets (quadrille/puzzles/generate.py, Budget), for 200 puzzles in about 10 minutes: a
 #: Towers position is costly to search, so the searches are kept small
-BUDGET = {"play": 150, "scan": 100, "rank": 600, "reply": 300}
+BUDGET = {"play": 100, "scan": 60, "rank": 600, "reply": 300}
 
 
 def material(board, seat: int) -> int:

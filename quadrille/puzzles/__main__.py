@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import games
+from ai import analysis
 
 from . import library, verify
 from .generate import budget_of
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--seed", type=int, default=0, help="the seed of the source games (default 0)")
     make.add_argument("--out", type=Path, help="the file to write (default: the game's puzzles.json)")
     make.add_argument("--per-game", type=int, default=3, help="puzzles cut from one source game at most")
+    make.add_argument("--jobs", type=int, default=1, help="worker processes (the file is the same with any)")
     check = commands.add_parser("check", help="check the shipped puzzles, the searches included")
     check.add_argument("--game", choices=library.games_with_puzzles(), help="one game (default: all)")
     args = parser.parse_args(argv)
@@ -43,11 +45,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.count < 1:
         parser.error("--count must be at least 1")
     budget = budget_of(args.game)
-    found = generate(args.game, args.count, args.seed, budget=budget, per_game=args.per_game,
-                     progress=lambda line: print(line, flush=True))
     out = args.out or library.path_of(args.game)
-    header = {"seed": args.seed, "count": args.count, "per_game": args.per_game, "budget": budget.to_dict()}
-    out.write_text(dump(args.game, found, header), encoding="utf-8")
+    header = {"seed": args.seed, "count": args.count, "per_game": args.per_game, "budget": budget.to_dict(),
+              "scale": {"k": analysis.thresholds(args.game)["k"]}}
+
+    def save(puzzles: list) -> None:
+        """The file as it stands (rewritten whole after every game that added puzzles: a long run stopped half
+        way keeps what it found)."""
+        partial = out.with_name(out.name + ".part")
+        partial.write_text(dump(args.game, puzzles, header), encoding="utf-8")
+        partial.replace(out)
+
+    found = generate(args.game, args.count, args.seed, budget=budget, per_game=args.per_game,
+                     progress=lambda line: print(line, flush=True), found_so_far=save, jobs=args.jobs)
+    save(found)
     print(f"{len(found)} puzzles of {args.game} written to {out}", flush=True)
     return 0 if len(found) >= args.count else 1
 

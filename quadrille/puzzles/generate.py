@@ -15,8 +15,8 @@ How (after lichess's generator, adapted to games whose turns may be several move
    extra turn), the positions inside the candidate turn, as the game played it, are tried in order too.
 3. The solution goes on, the opponent answering with the engine's best reply (`evaluate`, `reply` nodes),
    as long as each of the solver's moves is again the clearly best one (or its only legal move), at most
-   MAX_SOLVER_MOVES of them, until the game ends. A solution that stops short ends on the solver's last chosen move (trailing
-   replies and forced moves are dropped).
+   MAX_SOLVER_MOVES of them, until the game ends. A solution that stops short ends on the solver's last
+   chosen move (trailing replies and forced moves are dropped).
 4. It is kept when the solver wins, or a forced win is seen at its end, or the solver's material gain reaches
    the game's MATERIAL_GAIN: a win or a clear gain, never a mere positional edge.
 
@@ -116,7 +116,8 @@ def cut(game: str, options: dict, moves: list, analysis: dict | None = None, *, 
         limit: int = 1) -> list[dict]:
     """The puzzles found in a game (at most `limit`, none overlapping another's solution), in the game's
     order. `analysis` is ai.analysis.analyse's result for these moves (when None, `scan` scores the starts
-    of the turns at the budget's `scan` nodes). A game of more than two seats gives none. ValueError for moves the game refuses."""
+    of the turns at the budget's `scan` nodes). A game of more than two seats gives none. ValueError for
+    moves the game refuses."""
     rules(game)
     budget = budget or budget_of(game)
     moves = list(moves)

@@ -1,12 +1,14 @@
 """The games puzzles are cut from when no player's game is at hand: the computer against itself, seeded.
 
-Each source game pairs two levels (LEVEL_PAIRS, or the game's own `LEVELS` in its puzzles.py, in turn), so that the weaker side makes the mistakes a puzzle
-punishes and the stronger finds the punishment; level 3 searches `Budget.play` nodes a move. Everything is
-drawn from the seed, and the levels' time caps are read on a clock that never moves (`choose_move`'s `clock`),
-so that the same seed plays the same games on any machine, however loaded.
+Each source game pairs two levels (LEVEL_PAIRS, or the game's own `LEVELS` in its puzzles.py, one pair per
+game in turn), so that the weaker side makes the mistakes a puzzle punishes; the levels search at most
+`Budget.play` nodes a move. Everything is drawn from the seed, and the levels' time caps are read on a clock
+that never moves (`choose_move`'s `clock`), so that the same seed plays the same games on any machine, however
+loaded.
 """
 from __future__ import annotations
 
+import multiprocessing
 import random
 import time
 from collections.abc import Callable
@@ -37,24 +39,42 @@ def play(game: str, options: dict, levels: tuple, seed: int, nodes: int) -> list
     return board.moves
 
 
+def _cut_one(task: tuple) -> tuple:
+    """One source game played and cut: (its levels, its length, its puzzles)."""
+    game, options, levels, seed, budget, per_game = task
+    moves = play(game, options, levels, seed, budget.play)
+    return levels, len(moves), cut(game, options, moves, budget=budget, limit=per_game)
+
+
 def generate(game: str, count: int, seed: int = 0, *, budget: Budget | None = None, per_game: int = 3,
-             progress: Callable[[str], None] | None = None) -> list[dict]:
+             progress: Callable[[str], None] | None = None,
+             found_so_far: Callable[[list], None] | None = None, jobs: int = 1) -> list[dict]:
     """`count` puzzles of `game` (fewer if GAMES_PER_PUZZLE x count source games do not give them), cut from
-    seeded computer games (`per_game` at most from one): the same arguments give the same puzzles. `progress` hears a line per game."""
+    seeded computer games (`per_game` at most from one): the same arguments give the same puzzles, whatever
+    `jobs` (worker processes playing and cutting the games; their results are taken in the games' order).
+    `progress` hears a line per game, `found_so_far` the puzzles found so far whenever a game added some."""
     options = dict(getattr(rules(game), "OPTIONS", {}))
     pairs = getattr(rules(game), "LEVELS", LEVEL_PAIRS)
     budget = budget or budget_of(game)
+    tasks = ((game, options, pairs[i % len(pairs)], seed * 1_000_003 + i, budget, per_game)
+             for i in range(max(1, count) * GAMES_PER_PUZZLE))
+    pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
+    results = pool.imap(_cut_one, tasks) if pool is not None else map(_cut_one, tasks)
     found: dict = {}
     began = time.monotonic()
-    for index in range(max(1, count) * GAMES_PER_PUZZLE):
-        if len(found) >= count:
-            break
-        levels = pairs[index % len(pairs)]
-        moves = play(game, options, levels, seed * 1_000_003 + index, budget.play)
-        new = [p for p in cut(game, options, moves, budget=budget, limit=per_game) if p["id"] not in found]
-        for puzzle in new[:count - len(found)]:
-            found[puzzle["id"]] = puzzle
-        if progress is not None:
-            progress(f"{game}: game {index + 1} (levels {levels[0]}-{levels[1]}, {len(moves)} moves): "
-                     f"{len(new)} puzzle(s), {len(found)}/{count} in {time.monotonic() - began:.0f} s")
+    try:
+        for index, (levels, length, cut_here) in enumerate(results):
+            new = [p for p in cut_here if p["id"] not in found]
+            for puzzle in new[:count - len(found)]:
+                found[puzzle["id"]] = puzzle
+            if new and found_so_far is not None:
+                found_so_far(list(found.values()))
+            if progress is not None:
+                progress(f"{game}: game {index + 1} (levels {levels[0]}-{levels[1]}, {length} moves): "
+                         f"{len(new)} puzzle(s), {len(found)}/{count} in {time.monotonic() - began:.0f} s")
+            if len(found) >= count:
+                break
+    finally:
+        if pool is not None:
+            pool.terminate()
     return list(found.values())

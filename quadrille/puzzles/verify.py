@@ -85,7 +85,13 @@ def search_problems(puzzle: dict, budget: Budget) -> list[str]:
     return wrong
 
 
-def shipped_budget(game: str) -> Budget:
-    """The budget a game's shipped puzzles were cut with (the header of its puzzles.json)."""
+def shipped_header(game: str) -> dict:
+    """The header of a game's puzzles.json: the seed, the count, the budget and the scale it was cut with."""
     header = json.loads(library.path_of(game).read_text(encoding="utf-8"))
-    return Budget(**header["budget"])
+    header.pop("puzzles")
+    return header
+
+
+def shipped_budget(game: str) -> Budget:
+    """The budget a game's shipped puzzles were cut with."""
+    return Budget(**shipped_header(game)["budget"])

@@ -40,8 +40,15 @@ def test_every_shipped_puzzle_replays_legally_with_its_id_themes_and_rating(game
 
 
 @pytest.mark.parametrize("game", games.listed())
-def test_the_first_move_is_the_clearly_best_one_on_a_sample(game):
-    """rank_moves at the budget of the file's header, again: the same scores, the same clearly best move."""
+def test_the_first_move_is_the_clearly_best_one_on_a_sample(game, monkeypatch):
+    """rank_moves at the budget and on the scale of the file's header, again: the same clearly best move.
+
+    The scale's k (the game's ANALYSIS) only squashes the search's values onto -1000..1000 after the search:
+    the header's k reproduces the scores the cutter saw, whatever k the analysis uses today."""
+    header = verify.shipped_header(game)
+    computer = games.part(game, "computer")
+    monkeypatch.setattr(computer, "ANALYSIS", {**getattr(computer, "ANALYSIS", {}), **header["scale"]},
+                        raising=False)
     shipped = library.puzzles(game)
     budget = verify.shipped_budget(game)
     stride = max(1, len(shipped) // SEARCHED_PER_GAME)
@@ -87,6 +94,7 @@ def test_the_command_writes_the_same_file_twice_from_a_seed(tmp_path, capsys):
     assert first.read_text() == second.read_text()
     data = json.loads(first.read_text())
     assert data["game"] == "trails" and data["seed"] == 5 and data["budget"] == budget_of("trails").to_dict()
+    assert data["scale"] == {"k": analysis.thresholds("trails")["k"]}
     assert len(data["puzzles"]) == 2
     assert [verify.record_problems(p) for p in data["puzzles"]] == [[], []]
     assert "2 puzzles of trails written" in capsys.readouterr().out
