@@ -133,7 +133,7 @@ DEFAULTS = {
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",
-    # Puzzles (quadrille/puzzles/, web/puzzle_pages.py): requests of the puzzles' JSON per address (each replays
+    # Puzzles (quadrille/puzzles/, web/puzzle_pages.py): requests of the puzzles' pages and JSON per address (each replays
     # a puzzle's position through the engine; a solved puzzle takes a few attempts); a guest address's results
     # that move puzzles' ratings (past it they are answered, unrated: a bot hammering attempts moves nothing);
     # and how many days before a puzzle a solver had a result of may be served to it again (a guest's results

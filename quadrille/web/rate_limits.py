@@ -30,9 +30,10 @@ from .sessions import current_account
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 # Pictures and a tutorial's steps and tries: each replays a short game through the engine.
 LEARN_ENDPOINTS = ("rules.preview_svg", "tutorials.tutorial_step", "tutorials.tutorial_try")
-# The puzzles' JSON: each replays a puzzle's position (and an attempt its solution) through the engine.
+# The puzzles' pages and JSON: each replays a puzzle's position (an attempt its solution) through the engine.
 PUZZLE_ENDPOINTS = ("puzzle_pages.next_puzzle", "puzzle_pages.daily_puzzle", "puzzle_pages.one_puzzle",
-                    "puzzle_pages.attempt")
+                    "puzzle_pages.attempt", "puzzle_pages.mixed_page", "puzzle_pages.daily_page",
+                    "puzzle_pages.game_page")
 # Every request that costs an Argon2 hash (or makes an account): one budget per address.
 ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token",
                      "players_api.change_password", "players_api.delete_account")
