@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     make.add_argument("--out", type=Path, help="the file to write (default: the game's puzzles.json)")
     make.add_argument("--per-game", type=int, default=3, help="puzzles cut from one source game at most")
     make.add_argument("--jobs", type=int, default=1, help="worker processes (the file is the same with any)")
+    make.add_argument("--resume", action="store_true",
+                      help="go on from the file a run with the same arguments left half way")
     check = commands.add_parser("check", help="check the shipped puzzles, the searches included")
     check.add_argument("--game", choices=library.games_with_puzzles(), help="one game (default: all)")
     args = parser.parse_args(argv)
@@ -49,16 +51,24 @@ def main(argv: list[str] | None = None) -> int:
     header = {"seed": args.seed, "count": args.count, "per_game": args.per_game, "budget": budget.to_dict(),
               "scale": {"k": analysis.thresholds(args.game)["k"]}}
 
-    def save(puzzles: list) -> None:
+    def save(puzzles: list, played: int) -> None:
         """The file as it stands (rewritten whole after every game that added puzzles: a long run stopped half
-        way keeps what it found)."""
+        way keeps what it found, and `--resume` goes on from there)."""
         partial = out.with_name(out.name + ".part")
-        partial.write_text(dump(args.game, puzzles, header), encoding="utf-8")
+        partial.write_text(dump(args.game, puzzles, {**header, "games": played}), encoding="utf-8")
         partial.replace(out)
 
+    resume = ((), 0)
+    if args.resume and out.is_file():
+        before = json.loads(out.read_text(encoding="utf-8"))
+        if {k: before.get(k) for k in header} != header or "games" not in before:
+            parser.error(f"{out} was not written by a run with these arguments: it cannot be resumed")
+        resume = (before["puzzles"], before["games"])
     found = generate(args.game, args.count, args.seed, budget=budget, per_game=args.per_game,
-                     progress=lambda line: print(line, flush=True), found_so_far=save, jobs=args.jobs)
-    save(found)
+                     progress=lambda line: print(line, flush=True), found_so_far=save, jobs=args.jobs,
+                     resume=resume)
+    if not out.is_file():
+        save(found, 0)                     # no game gave a puzzle: an empty file, from the start again
     print(f"{len(found)} puzzles of {args.game} written to {out}", flush=True)
     return 0 if len(found) >= args.count else 1
 

@@ -48,27 +48,33 @@ def _cut_one(task: tuple) -> tuple:
 
 def generate(game: str, count: int, seed: int = 0, *, budget: Budget | None = None, per_game: int = 3,
              progress: Callable[[str], None] | None = None,
-             found_so_far: Callable[[list], None] | None = None, jobs: int = 1) -> list[dict]:
+             found_so_far: Callable[[list, int], None] | None = None, jobs: int = 1,
+             resume: tuple[list, int] = ((), 0)) -> list[dict]:
     """`count` puzzles of `game` (fewer if GAMES_PER_PUZZLE x count source games do not give them), cut from
     seeded computer games (`per_game` at most from one): the same arguments give the same puzzles, whatever
     `jobs` (worker processes playing and cutting the games; their results are taken in the games' order).
-    `progress` hears a line per game, `found_so_far` the puzzles found so far whenever a game added some."""
+    `progress` hears a line per game, `found_so_far` the puzzles found so far and the source games played
+    whenever a game added some. `resume` = (the puzzles found, the games played) of a run stopped half way:
+    each game is cut on its own, so going on from there gives what the whole run would have given."""
     options = dict(getattr(rules(game), "OPTIONS", {}))
     pairs = getattr(rules(game), "LEVELS", LEVEL_PAIRS)
     budget = budget or budget_of(game)
+    earlier, played = resume
+    if len(earlier) >= count:
+        return list(earlier)[:count]
     tasks = ((game, options, pairs[i % len(pairs)], seed * 1_000_003 + i, budget, per_game)
-             for i in range(max(1, count) * GAMES_PER_PUZZLE))
+             for i in range(played, max(1, count) * GAMES_PER_PUZZLE))
     pool = multiprocessing.get_context("fork").Pool(jobs) if jobs > 1 else None
     results = pool.imap(_cut_one, tasks) if pool is not None else map(_cut_one, tasks)
-    found: dict = {}
+    found: dict = {p["id"]: p for p in earlier}
     began = time.monotonic()
     try:
-        for index, (levels, length, cut_here) in enumerate(results):
+        for index, (levels, length, cut_here) in enumerate(results, played):
             new = [p for p in cut_here if p["id"] not in found]
             for puzzle in new[:count - len(found)]:
                 found[puzzle["id"]] = puzzle
             if new and found_so_far is not None:
-                found_so_far(list(found.values()))
+                found_so_far(list(found.values()), index + 1)
             if progress is not None:
                 progress(f"{game}: game {index + 1} (levels {levels[0]}-{levels[1]}, {length} moves): "
                          f"{len(new)} puzzle(s), {len(found)}/{count} in {time.monotonic() - began:.0f} s")

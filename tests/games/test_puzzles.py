@@ -18,7 +18,7 @@ from ai import analysis
 from quadrille.puzzles import criterion, library, verify
 from quadrille.puzzles.__main__ import main
 from quadrille.puzzles.generate import budget_of, cut, puzzle_id
-from quadrille.puzzles.source import play
+from quadrille.puzzles.source import generate, play
 
 SHIPPED_AT_LEAST = 200
 SEARCHED_PER_GAME = 8
@@ -98,6 +98,17 @@ def test_the_command_writes_the_same_file_twice_from_a_seed(tmp_path, capsys):
     assert len(data["puzzles"]) == 2
     assert [verify.record_problems(p) for p in data["puzzles"]] == [[], []]
     assert "2 puzzles of trails written" in capsys.readouterr().out
+
+
+def test_a_run_stopped_half_way_goes_on_to_the_same_puzzles(tmp_path):
+    saved = []
+    whole = generate("trails", 3, seed=5, found_so_far=lambda found, played: saved.append((list(found), played)))
+    first, played = saved[0]
+    assert len(first) < 3 and generate("trails", 3, seed=5, resume=(first, played)) == whole
+    out = tmp_path / "t.json"
+    assert main(["generate", "--game", "trails", "--count", "1", "--seed", "5", "--out", str(out)]) == 0
+    with pytest.raises(SystemExit):             # another seed's file is not this run's
+        main(["generate", "--game", "trails", "--count", "1", "--seed", "6", "--out", str(out), "--resume"])
 
 
 def test_a_players_game_is_cut_from_its_stored_analysis():
