@@ -2,8 +2,9 @@
 from seeded computer games and write them (by default to the game's own games/<G>/puzzles.json, the file the
 server ships). The same seed writes the same file. A line per source game says how far it got.
 
-`python -m quadrille.puzzles check [--game G]`: check every shipped puzzle (verify.py), the searches included:
-the tests check every record and a sample of the searches; this checks the searches of all."""
+`python -m quadrille.puzzles check [--game G]`: check every shipped puzzle (verify.py), the searches included,
+on the scale its file was cut with: the tests check every record and a sample of the searches; this checks
+the searches of all."""
 from __future__ import annotations
 
 import argparse
@@ -80,7 +81,8 @@ def check_shipped(names: list[str]) -> int:
         budget = verify.shipped_budget(game)
         shipped = library.puzzles(game)
         for puzzle in shipped:
-            problems = verify.record_problems(puzzle) or verify.search_problems(puzzle, budget)
+            with verify.recorded_scale(game):
+                problems = verify.record_problems(puzzle) or verify.search_problems(puzzle, budget)
             for problem in problems:
                 print(f"{puzzle['id']}: {problem}", flush=True)
             bad += bool(problems)

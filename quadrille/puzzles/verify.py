@@ -7,6 +7,7 @@ Each check returns the problems it finds as sentences ([] when there is none). P
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 
 import games
 from ai import analysis as engine
@@ -90,6 +91,22 @@ def shipped_header(game: str) -> dict:
     header = json.loads(library.path_of(game).read_text(encoding="utf-8"))
     header.pop("puzzles")
     return header
+
+
+@contextmanager
+def recorded_scale(game: str):
+    """The analysis' scale for `game` set, for the block, to the `k` its shipped file was cut with (the header's
+    `scale`): k squashes the search's values after the search, so this reproduces the scores the cutter saw."""
+    computer = games.part(game, "computer")
+    saved = getattr(computer, "ANALYSIS", None)
+    computer.ANALYSIS = {**(saved or {}), **shipped_header(game).get("scale", {})}
+    try:
+        yield
+    finally:
+        if saved is None:
+            del computer.ANALYSIS
+        else:
+            computer.ANALYSIS = saved
 
 
 def shipped_budget(game: str) -> Budget:
