@@ -47,6 +47,8 @@ from .ratings import LeaderboardRule, RatingService
 from .moderation import ModerationService
 from .moderation.live import LiveModeration
 from .web import analysis_api, api_documents, blocks_api, moderation_api, moderation_pages, seat_names
+from .web import puzzle_pages
+from .puzzles.service import PuzzleService
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
 from .web import refusal_log
@@ -209,6 +211,13 @@ def create_app(config: dict | None = None) -> Flask:
     live_moderation = LiveModeration(moderation.store, service, accounts, spawn=spawn, sleep=sleep,
                                      every=config["MODERATION_POLL"],
                                      close_room=lambda account_id: socketio.close_room(inbox.room_of(account_id)))
+    # Puzzles (quadrille/puzzles/service.py): their ratings and attempts on the same storage; a guest's rated
+    # results budgeted per address on the budgets' counters; an account deleted forgets its puzzle rows too.
+    puzzles = PuzzleService(storage, sessions.site_secret(storage, "puzzles"),
+                            repeat_after=config["PUZZLE_REPEAT_DAYS"] * 86400.0,
+                            guest_budget=per_account_budget(budgets, config["PUZZLE_GUEST_RATED_RATE"],
+                                                            "puzzle-guest-rated"))
+    accounts.forgetters.append(puzzles.store.forget)
     inbox.register(socketio, socket_tokens)
     app.extensions["quadrille"] = service
     app.extensions["quadrille.storage"] = storage
@@ -219,6 +228,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["quadrille.budgets"] = budgets
     app.extensions["quadrille.clocks"] = clocks
     app.extensions["quadrille.moderation"] = moderation
+    app.extensions["quadrille.puzzles"] = puzzles
     app.extensions["quadrille.live_moderation"] = live_moderation
     app.extensions["quadrille.backends"] = [clocks, presence, leases, timers,  # closed at shutdown (app.py)
                                             live_moderation]  # started by app.py, as the clocks' heartbeat
@@ -262,6 +272,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(moderation_pages.bp)
     app.register_blueprint(api_documents.bp)
     app.register_blueprint(analysis_api.bp)
+    app.register_blueprint(puzzle_pages.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)

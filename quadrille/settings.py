@@ -142,6 +142,14 @@ DEFAULTS = {
     # Positions evaluated for the analysis board per address (POST /api/analysis/position): each is a search
     # of ANALYSIS_POSITION_NODES on a worker process.
     "ANALYSIS_POSITION_RATE": "30 per minute",
+    # Puzzles (quadrille/puzzles/, web/puzzle_pages.py): requests of the puzzles' pages and JSON per address (each replays
+    # a puzzle's position through the engine; a solved puzzle takes a few attempts); a guest address's results
+    # that move puzzles' ratings (past it they are answered, unrated: a bot hammering attempts moves nothing);
+    # and how many days before a puzzle a solver had a result of may be served to it again (a guest's results
+    # are forgotten after as long; an account's puzzle is rated on its first result only, ever).
+    "PUZZLE_RATE": "120 per minute",
+    "PUZZLE_GUEST_RATED_RATE": "30 per hour",
+    "PUZZLE_REPEAT_DAYS": 30.0,
     # -- accounts (quadrille/web/rate_limits.py, quadrille/accounts/login_budget.py) ------------------------
     # Every request that checks a password or makes an account (sign-up, login, API token, password change,
     # deletion), per address (an IPv6 address counts as its /64), together: each costs an Argon2 hash

@@ -279,3 +279,40 @@ analyses_table = Table(
     Index("ix_analyses_status", "status"),                        # start-up: the unfinished ones, resumed
     Index("ix_analyses_owner_status", "owner", "status"),         # an address's analyses waiting
 )
+
+
+# -- puzzles (migration 0014): each puzzle's rating, players' puzzle ratings, their attempts -----------------
+# quadrille/puzzles/store.py. A puzzle without a row still has its shipped rating (games/<name>/puzzles.json).
+puzzle_ratings_table = Table(
+    "puzzle_ratings", metadata,
+    Column("puzzle_id", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False),                     # rated results (also the row's version)
+    Column("wins", Integer, nullable=False),                      # of which the solver was right
+)
+
+puzzle_player_ratings_table = Table(
+    "puzzle_player_ratings", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False),                     # rated results (also the row's version)
+    Column("wins", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+puzzle_attempts_table = Table(
+    "puzzle_attempts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", Integer),                                # an account's result, or NULL (a guest's)
+    Column("client", String(64)),                                 # a guest's address, keyed (HMAC), or NULL
+    Column("puzzle_id", String(64), nullable=False),
+    Column("correct", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),                     # whether it moved the ratings
+    Column("at", Float, nullable=False),
+    Index("ix_puzzle_attempts_account", "account_id", "puzzle_id"),
+    Index("ix_puzzle_attempts_client", "client", "at"),
+)

@@ -8,4 +8,8 @@
 * `python -m quadrille.puzzles generate --game G --count N [--seed S] [--out PATH]` writes a game's file.
 
 Pure: no Flask, no database.
+
+Playing them (docs/puzzles.md, "Playing puzzles"): `service` (the next puzzle, the daily one, an attempt
+rated once per solver), `lines` (a solver's moves checked on the engine), `ratings` (Glicko-2 of puzzles and
+solvers) and `store` (their SQL, the one module here that touches the database); no Flask either.
 """

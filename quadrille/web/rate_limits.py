@@ -32,6 +32,10 @@ MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_
 LEARN_ENDPOINTS = ("rules.preview_svg", "tutorials.tutorial_step", "tutorials.tutorial_try")
 # A position searched on a worker for the analysis board (quadrille/analysis/).
 ANALYSIS_ENDPOINTS = ("analysis_api.analyse_position",)
+# The puzzles' pages and JSON: each replays a puzzle's position (an attempt its solution) through the engine.
+PUZZLE_ENDPOINTS = ("puzzle_pages.next_puzzle", "puzzle_pages.daily_puzzle", "puzzle_pages.one_puzzle",
+                    "puzzle_pages.attempt", "puzzle_pages.mixed_page", "puzzle_pages.daily_page",
+                    "puzzle_pages.game_page")
 # Every request that costs an Argon2 hash (or makes an account): one budget per address.
 ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token",
                      "players_api.change_password", "players_api.delete_account")
@@ -51,6 +55,7 @@ def install(app: Flask, storage_options: dict | None = None) -> Limiter:
     wrap(app, limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match"), MATCH_CREATING_ENDPOINTS)
     wrap(app, limiter.shared_limit(config["LEARN_RATE"], scope="learn"), LEARN_ENDPOINTS)
     wrap(app, limiter.limit(config["ANALYSIS_POSITION_RATE"], scope="analysis-position"), ANALYSIS_ENDPOINTS)
+    wrap(app, limiter.shared_limit(config["PUZZLE_RATE"], scope="puzzles"), PUZZLE_ENDPOINTS)
     install_account_budgets(app, limiter)
     install_import_budget(app, limiter)
     return limiter

@@ -72,7 +72,7 @@ def install(app: Flask, storage) -> None:
         if (request.method in STATE_CHANGING and SESSION_COOKIE in request.cookies
                 and bearer() is None
                 and request.blueprint in ("players_api", "player_pages", "blocks_api", "moderation_api",
-                                          "moderation_pages")):
+                                          "moderation_pages", "puzzle_pages")):
             csrf.protect()  # (with a Bearer header the token, not the cookie, says who asks: current_account)
 
     @app.errorhandler(CSRFError)
