@@ -48,6 +48,7 @@ from .moderation.live import LiveModeration
 from .web import api_documents, blocks_api, moderation_api, moderation_pages, seat_names
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
+from .web import analysis_board_pages
 from .web import refusal_log
 from .web.links import public_url
 from .web.socket_context import LeanSocketIO
@@ -253,6 +254,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_pages.bp)
     app.register_blueprint(tutorial_pages.bp)
+    app.register_blueprint(analysis_board_pages.bp)
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(blocks_api.bp)

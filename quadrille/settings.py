@@ -133,6 +133,11 @@ DEFAULTS = {
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",
+    # The analysis board's positions and exports (web/analysis_board_pages.py), per address, counted in moves
+    # replayed through the engine (a request costs its line's length, at least 1): the longest Towers line, 1,800
+    # actions, takes about 35 ms of a core; ten minutes' budget is about a second of a core, and holds stepping
+    # back and forth through dozens of real games.
+    "ANALYSIS_BOARD_RATE": "60000 per 10 minutes",
     # -- accounts (quadrille/web/rate_limits.py, quadrille/accounts/login_budget.py) ------------------------
     # Every request that checks a password or makes an account (sign-up, login, API token, password change,
     # deletion), per address (an IPv6 address counts as its /64), together: each costs an Argon2 hash
