@@ -24,6 +24,7 @@
     winsByForce: (who) => `${who} wins by force`,
     losesByForce: (who) => `${who} loses by force`,
     noBest: "None: the game is over here.",
+    none: "–",
     stepFailed: "That position could not be loaded.",
     moveFailed: "The server could not check that move.",
     notHere: "That is not part of the analysis board.",
@@ -230,8 +231,7 @@
       const moves = line.slice(0, ply);
       const known = evals.get(key(moves));
       if (known) { showEvaluation(known, moves); return; }
-      $("evaluation").dataset.for = "";
-      $("eval-words").textContent = WORDS.thinking;
+      clearEvaluation(WORDS.thinking);
       timer = setTimeout(() => evaluate(moves), EVAL_DELAY);
     }
 
@@ -251,7 +251,7 @@
         showEvaluation(answer, moves);
       } catch (error) {
         if (error.name === "AbortError" || asked.signal.aborted) return;
-        $("eval-words").textContent = error.status === 429 ? WORDS.busy : WORDS.unavailable;
+        clearEvaluation(error.status === 429 ? WORDS.busy : WORDS.unavailable);
       }
     }
 
@@ -264,6 +264,17 @@
       } catch (error) {
         return best.slice();
       }
+    }
+
+    // No answer for the position shown (yet): no number, an even bar, and why.
+    function clearEvaluation(words) {
+      const box = $("evaluation");
+      box.dataset.for = "";
+      box.dataset.eval = box.dataset.best = "";
+      $("eval-score").textContent = WORDS.none;
+      $("eval-words").textContent = words;
+      $("eval-fill").style.width = "50%";
+      $("eval-line").textContent = WORDS.none;
     }
 
     function showEvaluation(answer, moves) {

@@ -108,7 +108,7 @@ def test_from_a_finished_game_play_step_evaluate_share_and_export(live_server, n
     page.click("#step-back")
     wait_ply(page, len(line) - 1)
     before = wait_evaluated(page, line[:-1])
-    assert before["best"] and page.inner_text("#eval-line").strip() not in ("", "…")
+    assert before["best"] and page.inner_text("#eval-line").strip() not in ("", "–")
     page.click("#step-forward")
     wait_ply(page, len(line))
     shoot(page, "played")
