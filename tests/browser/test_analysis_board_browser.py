@@ -70,6 +70,7 @@ def test_from_a_finished_game_play_step_evaluate_share_and_export(live_server, n
     ply, other, reply = branching_ply(live_server, moves)
     page.click(f"#move-list button.mv[data-ply='{ply}']")  # the match page shows that move: the board opens there
     page.wait_for_selector(f"#ply-label[data-shown='{ply}']")
+    shoot(page, "match-page")
     link.click()
     page.wait_for_url("**/analysis/trails?**")
     wait_ply(page, ply, len(moves))
@@ -101,6 +102,7 @@ def test_from_a_finished_game_play_step_evaluate_share_and_export(live_server, n
     wait_ply(page, len(line), len(line))
     assert parse_qs(urlsplit(page.url).query)["moves"] == [" ".join(line)]
     assert page.locator("#original-line").is_visible()
+    shoot(page, "branched")
 
     # the computer's evaluation and best line follow the position shown
     shown = wait_evaluated(page, line)
@@ -158,6 +160,7 @@ def test_the_rules_page_opens_the_start_position_on_a_desktop_and_a_phone(live_s
             assert serious_violations(page) == [], (name, theme)
             shoot(page, f"{name}-{theme}")
         if name == "phone":
+            assert page.locator(".key-hint").is_hidden()  # no keys to press on a touch screen
             width = page.evaluate("() => document.documentElement.scrollWidth")
             assert width <= 390, width
             small = page.eval_on_selector_all(

@@ -134,3 +134,12 @@ def test_a_line_exports_as_the_games_own_file_or_the_json_record(client):
     assert record.json["moves"] == ["down", "left"] and record.json["format"] == "quadrille-record"
     assert client.post("/api/matches/import", json=record.json).status_code == 201  # it imports as a match
     assert client.get("/api/analysis/board/export?game=trails&format=twr").status_code == 404
+
+
+def test_the_budget_counts_the_moves_replayed_per_address(make_app):
+    client = make_app(RATELIMIT_ENABLED=True, ANALYSIS_BOARD_RATE="5 per minute").test_client()
+    line = {"game": "trails", "options": {"size": 7}, "moves": ["down", "left", "right"]}
+    assert client.post("/api/analysis/board/state", json=line).status_code == 200  # 3 moves of 5
+    refused = client.post("/api/analysis/board/state", json=line)  # 3 more: over the budget, unplayed
+    assert refused.status_code == 429 and refused.json["error"] == "rate-limited"
+    assert client.post("/api/analysis/board/state", json={"game": "trails"}).status_code == 200  # 1 more fits
