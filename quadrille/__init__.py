@@ -28,6 +28,7 @@ import games
 
 
 from .clocks import Bounds, Clocks
+from .analysis import AnalysisRunner, AnalysisService, AnalysisStore
 from .computer import ComputerPlayers
 from .errors import ServiceError
 from .computer.quota import MatchQuota, RedisMatchQuota
@@ -45,7 +46,7 @@ from .challenges import ChallengeService
 from .ratings import LeaderboardRule, RatingService
 from .moderation import ModerationService
 from .moderation.live import LiveModeration
-from .web import api_documents, blocks_api, moderation_api, moderation_pages, seat_names
+from .web import analysis_api, api_documents, blocks_api, moderation_api, moderation_pages, seat_names
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
 from .web import analysis_board_pages
@@ -249,6 +250,7 @@ def create_app(config: dict | None = None) -> Flask:
                 log.warning("health: the %s does not answer: %s", name, exc)
         return answer, answer["ok"]
     app.extensions["quadrille.health"] = health
+    app.extensions["quadrille.analysis"] = analysis_service(config, storage, service, spawn)
 
     app.register_blueprint(http_api.bp)
     app.register_blueprint(pages.bp)
@@ -261,6 +263,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(moderation_api.bp)
     app.register_blueprint(moderation_pages.bp)
     app.register_blueprint(api_documents.bp)
+    app.register_blueprint(analysis_api.bp)
     app.jinja_env.globals["public_url"] = public_url
     app.extensions["quadrille.limiter"] = rate_limits.install(app, counter_options)
     security.install(app)
@@ -277,6 +280,15 @@ def create_app(config: dict | None = None) -> Flask:
         from .observability import metrics
         metrics.install(app, socketio, storage, client)
     return app
+
+
+def analysis_service(config, storage, matches: MatchService, spawn) -> AnalysisService:
+    """The computer's analyses (quadrille/analysis/), run on the match service's worker pool behind people's
+    moves; those a stop interrupted go on."""
+    runner = AnalysisRunner(AnalysisStore(storage), matches.computer, spawn, config["ANALYSIS_NODES"])
+    runner.resume()
+    return AnalysisService(matches, runner.store, runner, config["ANALYSIS_QUEUE_PER_ADDRESS"],
+                           config["ANALYSIS_POSITION_NODES"], config["ANALYSIS_POSITION_MOVES"])
 
 
 def per_account_budget(budgets: Budgets, rate: str, scope: str):

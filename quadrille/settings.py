@@ -50,6 +50,11 @@ DEFAULTS = {
     "COMPUTER_WORKERS": None,             # worker processes for computer players (default: cores - 1, at least 1)
     "DEMO_DELAY": 0.6,                    # seconds between moves when only computers play
     "COMPUTER_MATCHES_PER_ADDRESS": 8,    # matches against the computer one client address may have going
+    # -- analysis (quadrille/analysis/): on the same worker processes, behind every person's move ------------
+    "ANALYSIS_QUEUE_PER_ADDRESS": 3,      # analyses of matches one address may have queued or running at once
+    "ANALYSIS_NODES": 6000,               # a match analysis's node budget per position (docs/api.md, "Analysis")
+    "ANALYSIS_POSITION_NODES": 20000,     # the analysis board's node budget for one position
+    "ANALYSIS_POSITION_MOVES": 1000,      # the most moves a position sent to the analysis board may have
     "CACHE_MAX_EVENTS": 250_000,          # live matches kept in memory: their events plus moves, in total
 
     # -- connections (quadrille/web/listener.py, admission.py): the one process holds alone, without a proxy --
@@ -138,6 +143,9 @@ DEFAULTS = {
     # actions, takes about 35 ms of a core; ten minutes' budget is about a second of a core, and holds stepping
     # back and forth through dozens of real games.
     "ANALYSIS_BOARD_RATE": "60000 per 10 minutes",
+    # Positions evaluated for the analysis board per address (POST /api/analysis/position): each is a search
+    # of ANALYSIS_POSITION_NODES on a worker process.
+    "ANALYSIS_POSITION_RATE": "30 per minute",
     # -- accounts (quadrille/web/rate_limits.py, quadrille/accounts/login_budget.py) ------------------------
     # Every request that checks a password or makes an account (sign-up, login, API token, password change,
     # deletion), per address (an IPv6 address counts as its /64), together: each costs an Argon2 hash

@@ -182,3 +182,7 @@ class GammaModel(Model):
 
 #: the model ai.choose_move searches with (ai/__init__.py)
 MODEL = GammaModel
+
+#: computer analysis (ai/analysis.py, docs/analysis.md): k squashes the model's values onto the scale
+#: (HEURISTIC * tanh(value / k)); the rest are the drops in the mover's score that class a move
+ANALYSIS = {"k": 10.0, "inaccuracy": 100, "mistake": 200, "blunder": 300}

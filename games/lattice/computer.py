@@ -138,3 +138,7 @@ def classic(board, level: str, rng) -> str:
     """The original's move at a classic level ("classic-1".."classic-3")."""
     from games.lattice.classic_computer import choose
     return choose(board, int(level[-1]), rng)
+
+#: computer analysis (ai/analysis.py, docs/analysis.md): k squashes the model's values onto the scale
+#: (HEURISTIC * tanh(value / k)); the rest are the drops in the mover's score that class a move
+ANALYSIS = {"k": 10.0, "inaccuracy": 100, "mistake": 200, "blunder": 300}

@@ -61,6 +61,7 @@ class Job:
     preempted: bool = False  # a demo's search cut short for a person's request
     guarded: bool = False    # a demo's search that is not cut short: its owner's demos have waited long enough
     worker: Worker | None = None
+    background: bool = False  # work for no match (an analysis, analysis_jobs.py): after every move, cut short
 
 
 class ComputerPlayers:
@@ -263,14 +264,14 @@ class ComputerPlayers:
     def _rank(self, job: Job) -> tuple:
         """The order in which queued jobs get a worker: people first, then owners take turns."""
         in_flight = sum(1 for running in self._running if running.owner == job.owner)
-        return (not job.person, in_flight, self._served.get(job.owner, 0), job.seq)
+        return (not job.person, job.background, in_flight, self._served.get(job.owner, 0), job.seq)
 
     def _dispatch(self) -> None:
         """Give free workers to the best queued jobs; cut demos short while a person's request waits."""
         while self._free and self._queue:
             job = min(self._queue, key=self._rank)
             self._queue.remove(job)
-            if not job.person and not self.watched(job.match):
+            if not job.person and not job.background and not self.watched(job.match):
                 if self._current(job.match, job.ticket) is not None:
                     del self._thinking[job.match]  # the demo rests; a watcher wakes it (notify)
                 job.ready.set()
@@ -282,7 +283,7 @@ class ComputerPlayers:
             # Cutting short every demo search would starve demos while people play; an owner's demo that
             # has waited `demo_guard` seconds for a finished search runs to its end.
             since = self._starving.get(job.owner)
-            job.guarded = not job.person and since is not None and time.monotonic() - since > self.demo_guard
+            job.guarded = not job.person and not job.background and since is not None and time.monotonic() - since > self.demo_guard
             job.granted = True
             job.ready.set()
         waiting = sum(1 for job in self._queue if job.person)
@@ -309,11 +310,13 @@ class ComputerPlayers:
         """Send the request unless it was cancelled or cut short meanwhile. Under the lock, so that a cancel
         always follows its request on the socket (a cancel sent first would be read as a stale one)."""
         with self._lock:
-            entry = self._current(job.match, job.ticket)
-            if entry is None or job.preempted:
+            entry = None if job.background else self._current(job.match, job.ticket)
+            if (entry is None and not job.background) or job.preempted:
                 return False
             worker.send(request)
-            job.worker = entry["worker"] = worker
+            job.worker = worker
+            if entry is not None:
+                entry["worker"] = worker
             return True
 
     def _release(self, job: Job, worker: Worker | None, finished: bool) -> None:
@@ -340,6 +343,36 @@ class ComputerPlayers:
             if self._idle:
                 return self._idle.pop()
         return Worker()
+
+    # -- work for no match (analysis_jobs.py): the lowest lane ----------------------------------------------
+    def enqueue_background(self, owner: str, seq: int | None) -> Job:
+        """Queue a background job (`job.ready` is set when it holds a worker): after every person's move and
+        demo, owners taking turns as above; cut short whenever a person's request waits."""
+        with self._lock:
+            if seq is None:
+                self._serial += 1
+                seq = self._serial
+            job = Job(f"background:{seq}", 0, owner, False, seq, background=True)
+            self._queue.append(job)
+            self._dispatch()
+            return job
+
+    def search_with(self, job: Job, request: dict, timeout: float) -> dict | None:
+        """Ask the worker the granted `job` holds; give it back. None: cut short for a person (ask again);
+        WorkerCrashed: the worker died (it is replaced)."""
+        worker = answer = None
+        try:
+            worker = self._take_worker()
+            if self._send(job, worker, request):
+                answer = worker.receive(request["id"], timeout)
+        except WorkerCrashed:
+            if worker is not None:
+                worker.close()
+            worker = None
+            raise
+        finally:
+            self._release(job, worker, finished=answer is not None and not answer.get("cancelled"))
+        return None if answer is None or answer.get("cancelled") else answer
 
     def queued(self) -> int:
         """Requests waiting for a worker now (read without the lock: a length, for the metrics)."""

@@ -4,9 +4,10 @@ The game packages the server registered beyond Quadrille's own (GAME_PACKAGES, g
 that the worker knows the same games.
 
 It reads one JSON request per line from the socket FD (inherited from the server),
-rebuilds the board through the engine contract, asks `ai.choose_move`, and writes
-one JSON answer per line. While it thinks, a line "cancel" on the socket ends the
-search early (the best move so far is returned, and the server discards it).
+rebuilds the board through the engine contract, asks `ai.choose_move` (or, for an
+analysis, `ai.analysis`: analysis_requests.py), and writes one JSON answer per line.
+While it thinks, a line "cancel" on the socket ends the search early (the best move
+so far is returned, and the server discards it).
 
 It runs as a plain process, without the server's monkey-patching, so the search
 has a whole core and the server's event loop never waits for it.
@@ -21,6 +22,7 @@ import time
 
 import ai
 import games
+from quadrille.computer import analysis_requests
 
 
 class Channel:
@@ -58,6 +60,8 @@ class Channel:
 
 
 def answer(request: dict, channel: Channel) -> dict:
+    if request.get("kind") in analysis_requests.KINDS:  # a step of an analysis (analysis_requests.py)
+        return {"id": request["id"], **analysis_requests.answer(request, channel.stop_requested)}
     board = games.from_dict({"game": request["game"], "options": request["options"], "moves": request["moves"]})
     move = ai.choose_move(board, request["level"], seed=request.get("seed"), time_budget=request.get("budget"),
                           stop=channel.stop_requested)

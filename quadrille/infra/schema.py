@@ -258,3 +258,24 @@ moderation_log_table = Table(
     Column("match_id", String(32)),                               # the match it acted on, if any
     Column("detail", Text, nullable=False, server_default="{}"),  # JSON: the game, a name, a note
 )
+
+
+# -- analyses (migration 0013): the computer's analysis of a match, one row a match (quadrille/analysis/) -----
+analyses_table = Table(
+    "analyses", metadata,
+    Column("match_id", String(32), primary_key=True),
+    Column("version", Integer, nullable=False),                   # the match's version when it was asked
+    Column("plies", Integer, nullable=False),                     # how many moves it analyses
+    Column("game", String(32), nullable=False),
+    Column("options", Text, nullable=False),                      # JSON object
+    Column("moves", Text, nullable=False),                        # JSON list: the moves analysed
+    Column("status", String(8), nullable=False),                  # queued | running | done | failed
+    Column("progress", Float, nullable=False, server_default="0"),  # 0..1
+    Column("result", Text),                                       # JSON: the analysis when done; while it runs,
+                                                                  # the positions evaluated so far (resumed)
+    Column("owner", String(64), nullable=False),                  # the address that asked (its queue's budget)
+    Column("requested_at", Float, nullable=False),
+    Column("finished_at", Float),
+    Index("ix_analyses_status", "status"),                        # start-up: the unfinished ones, resumed
+    Index("ix_analyses_owner_status", "owner", "status"),         # an address's analyses waiting
+)

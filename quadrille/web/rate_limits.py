@@ -1,6 +1,6 @@
 """HTTP budgets, by Flask-Limiter: every route but the static files has a budget per address, the
 routes that create a match (by link, by name, by import, or a new embedded game) share a tighter one, and so do
-the pictures and the tutorial's steps and tries.
+the pictures and the tutorial's steps and tries; so do the analysis board's positions.
 The Socket.IO budgets are in quadrille/infra/limits.py, on the same kind of storage.
 
 An address is counted as infra/addresses.py says: an IPv4 address, or an IPv6 address's /64 (a client holds a
@@ -30,6 +30,8 @@ from .sessions import current_account
 MATCH_CREATING_ENDPOINTS = ("api.create_match", "api.join_by_name", "api.import_match", "pages.embed_new")
 # Pictures and a tutorial's steps and tries: each replays a short game through the engine.
 LEARN_ENDPOINTS = ("rules.preview_svg", "tutorials.tutorial_step", "tutorials.tutorial_try")
+# A position searched on a worker for the analysis board (quadrille/analysis/).
+ANALYSIS_ENDPOINTS = ("analysis_api.analyse_position",)
 # Every request that costs an Argon2 hash (or makes an account): one budget per address.
 ACCOUNT_ENDPOINTS = ("players_api.sign_up", "players_api.log_in_", "players_api.create_token",
                      "players_api.change_password", "players_api.delete_account")
@@ -48,6 +50,7 @@ def install(app: Flask, storage_options: dict | None = None) -> Limiter:
                       enabled=config["RATELIMIT_ENABLED"], headers_enabled=True)
     wrap(app, limiter.shared_limit(config["MATCH_CREATION_RATE"], scope="create-match"), MATCH_CREATING_ENDPOINTS)
     wrap(app, limiter.shared_limit(config["LEARN_RATE"], scope="learn"), LEARN_ENDPOINTS)
+    wrap(app, limiter.limit(config["ANALYSIS_POSITION_RATE"], scope="analysis-position"), ANALYSIS_ENDPOINTS)
     install_account_budgets(app, limiter)
     install_import_budget(app, limiter)
     install_analysis_board_budget(app, limiter)

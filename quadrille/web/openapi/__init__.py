@@ -9,11 +9,11 @@ import copy
 
 import games
 
-from . import challenges, learn, match_schemas, matches, moderation, players, streams
+from . import analysis, challenges, learn, match_schemas, matches, moderation, players, streams
 from . import analysis_board
 from .common import components
 
-PIECES = (matches, players, challenges, learn, streams, moderation, analysis_board)
+PIECES = (matches, players, challenges, learn, streams, moderation, analysis, analysis_board)
 SCHEMA_PIECES = (match_schemas, players, challenges, learn, streams)
 GAME_NAME = "x-quadrille-game-name"  # marks a string that is one of the installed games' names
 
