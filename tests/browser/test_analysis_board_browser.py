@@ -62,7 +62,7 @@ def wait_evaluated(page, moves):
 
 def test_from_a_finished_game_play_step_evaluate_share_and_export(live_server, new_context, shoot, tmp_path):
     match, moves = finished_trails(live_server)
-    page = new_context(**DESKTOP).new_page()
+    page = new_context(**DESKTOP, permissions=["clipboard-read", "clipboard-write"]).new_page()
     page.goto(f"{live_server.url}/m/{match}")
     wait_version(page, len(moves))
     link = page.locator("#analysis-board-link")
@@ -119,6 +119,9 @@ def test_from_a_finished_game_play_step_evaluate_share_and_export(live_server, n
     page.click("#step-back")
     wait_ply(page, len(line) - 1)
     shared = page.input_value("#share-link")
+    page.click("#copy-link")
+    page.wait_for_selector("#board-message:text('Link copied.')")
+    assert page.evaluate("() => navigator.clipboard.readText()") == shared == page.url
     other_page = new_context(**DESKTOP).new_page()
     other_page.goto(shared)
     wait_ply(other_page, len(line) - 1, len(line))
