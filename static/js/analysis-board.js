@@ -280,9 +280,8 @@
     function showEvaluation(answer, moves) {
       if (key(moves) !== key(line.slice(0, ply))) return;
       const score = Math.max(-SCALE, Math.min(SCALE, Number(answer.eval) || 0));
-      const shown = (score > 0 ? "+" : score < 0 ? "−" : "") + (Math.abs(score) / 100).toFixed(1);
-      $("eval-score").textContent = shown;
-      $("eval-words").textContent = evalWords(score);
+      $("eval-score").textContent = number(score);
+      $("eval-words").textContent = state.players > 2 && answer.evals ? eachSeat(answer.evals) : evalWords(score);
       $("eval-fill").style.width = `${(score + SCALE) / (2 * SCALE) * 100}%`;
       $("eval-line").textContent = answer.names && answer.names.length ? answer.names.join("  ") : WORDS.noBest;
       const box = $("evaluation");
@@ -290,6 +289,12 @@
       box.dataset.eval = String(score);
       box.dataset.best = answer.best || "";
     }
+
+    // With more than two players (Gamma) one number says little: each seat's, from its own side.
+    function eachSeat(evals) {
+      return seats().map((seat) => `${label(seat)} ${number(Number(evals[seat]) || 0)}`).join(" · ");
+    }
+    const number = (score) => (score > 0 ? "+" : score < 0 ? "−" : "") + (Math.abs(score) / 100).toFixed(1);
 
     function evalWords(score) {
       const first = label(1);
