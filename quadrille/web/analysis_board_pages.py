@@ -56,14 +56,14 @@ def query_moves() -> list[str]:
     return request.args.get("moves", "").split()
 
 
-def query_position() -> analysis_board.Position:
-    game = analysis_board.game_named(request.args.get("game") or request.view_args.get("game"))
+def query_position(name) -> analysis_board.Position:
+    game = analysis_board.game_named(name)
     return analysis_board.checked(game.name, query_options(game), query_moves())
 
 
 @bp.get("/analysis/<game>")
 def board_page(game):
-    position = query_position()
+    position = query_position(game)
     ply = analysis_board.shown_ply(request.args.get("ply"), len(position.moves))
     line_state = position.state()
     shown = line_state if ply == len(position.moves) else analysis_board.checked(
@@ -95,6 +95,6 @@ def board_state():
 
 @bp.get("/api/analysis/board/export")
 def board_export():
-    position = query_position()
+    position = query_position(request.args.get("game"))
     filename, mimetype, text = analysis_board.export(position, request.args.get("format", "json"))
     return Response(text, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{filename}"'})

@@ -114,6 +114,7 @@ def test_from_a_finished_game_play_step_evaluate_share_and_export(live_server, n
     page.click("#step-forward")
     wait_ply(page, len(line))
     shoot(page, "played")
+    assert serious_violations(page) == []  # with the move list, the evaluation and the way back to the first line
 
     # the shared link opens the same line at the same position
     page.click("#step-back")
