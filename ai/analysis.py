@@ -151,18 +151,25 @@ def _outcome_scores(board, outcome, k: float) -> dict:
             for seat in range(1, board.players + 1)}
 
 
-def _search_seat(board, seat: int, budget: int, k: float, stop):
-    """(score from `seat`'s side, the best move of the side to move, its line, nodes searched)."""
+def search_value(board, seat: int, max_nodes: int, stop=None):
+    """The model's value of `board` for `seat` after a search of `max_nodes` positions (unscaled), the best move
+    of the side to move, its line and the nodes searched. The board is searched on a copy."""
     work = board.copy()
     model = _model(work, seat)
     moves = list(model.order(work, model.moves(work, 0)))
-    limits = Limits(None, budget, stop)
+    limits = Limits(None, max_nodes, stop)
     final, searcher = _deepen(work, model, limits, moves)
     if not final:                  # not even one move searched (a tiny budget): the model's first move
-        return to_scale(_static_after(work, model, moves[0]), k), moves[0], [moves[0]], limits.nodes
+        return _static_after(work, model, moves[0]), moves[0], [moves[0]], limits.nodes
     sign = 1 if work.turn == seat else -1
     best = max(final, key=lambda m: (sign * final[m], -moves.index(m)))
-    return to_scale(final[best], k), best, _line(work, searcher, best), limits.nodes
+    return final[best], best, _line(work, searcher, best), limits.nodes
+
+
+def _search_seat(board, seat: int, budget: int, k: float, stop):
+    """(score from `seat`'s side, the best move of the side to move, its line, nodes searched)."""
+    value, best, line, nodes = search_value(board, seat, budget, stop)
+    return to_scale(value, k), best, line, nodes
 
 
 def evaluate(board, max_nodes: int | None = None, seed: int = 0, stop=None) -> Evaluation:
@@ -230,8 +237,9 @@ def _static_after(board, model, move: str) -> float:
 # -- whole games -------------------------------------------------------------------------------------------
 
 def classify(game_name: str, drop: int, is_best: bool) -> str:
-    """A move's class from how much it lowered its mover's score (on the scale)."""
-    if is_best or drop <= 0:
+    """A move's class from how much it lowered its mover's score (on the scale). Only the analysis's own best
+    move is "best"; another move that lost nothing measurable is "good"."""
+    if is_best:
         return "best"
     t = thresholds(game_name)
     if drop >= t["blunder"]:
@@ -244,20 +252,23 @@ def classify(game_name: str, drop: int, is_best: bool) -> str:
 
 
 def analyse(game: str, options: dict, moves: list, max_nodes: int | None = None, progress=None,
-            stop=None) -> dict:
+            stop=None, from_ply: int = 0) -> dict:
     """Analyse a game (`moves` played from `games.get(game).new(**options)`): the evaluation before the first
     move and after each move, the best move in the position before each, and each move's class.
 
     `progress(done, total)` is called after each ply; `stop()` returning True ends the analysis (Stopped).
-    ValueError for an unknown game or bad options, games.IllegalMove for an illegal move."""
+    `from_ply` analyses only the moves after the first `from_ply` ones ("start" is then the evaluation of
+    the position they reach). ValueError for an unknown game or bad options, games.IllegalMove for an
+    illegal move."""
     board = games.get(game).new(**(options or {}))
-    seats = range(1, board.players + 1)
-    summary = {str(s): {"inaccuracy": 0, "mistake": 0, "blunder": 0} for s in seats}
+    summary = {str(s): {"inaccuracy": 0, "mistake": 0, "blunder": 0} for s in range(1, board.players + 1)}
+    for move in moves[:from_ply]:
+        board.push(move)
     _check(stop)
     before = evaluate(board, max_nodes, stop=stop)
     result = {"start": before.score, "plies": [], "summary": summary}
-    total = len(moves)
-    for ply, move in enumerate(moves, 1):
+    total = len(moves) - from_ply
+    for done, move in enumerate(moves[from_ply:], 1):
         _check(stop)
         mover = board.turn
         board.push(move)
@@ -268,12 +279,12 @@ def analyse(game: str, options: dict, moves: list, max_nodes: int | None = None,
         if cls in ("inaccuracy", "mistake", "blunder"):
             summary[str(mover)][cls] += 1
         result["plies"].append({
-            "ply": ply, "move": move, "seat": mover, "eval": after.score,
+            "ply": from_ply + done, "move": move, "seat": mover, "eval": after.score,
             "evals": {str(s): v for s, v in after.scores.items()},
             "best": before.best, "line": before.line, "class": cls})
         before = after
         if progress is not None:
-            progress(ply, total)
+            progress(done, total)
     return result
 
 

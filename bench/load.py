@@ -3,6 +3,7 @@
     python bench/load.py                         # 200 matches (400 clients), gevent and eventlet, 30 s each
     python bench/load.py --matches 200 --think 0 --async-mode gevent --seconds 20
     python bench/load.py --url http://127.0.0.1:5000   # against a server you started yourself
+    python bench/load.py --analyses 3 --async-mode gevent   # people's latency without, then with 3 analyses waiting
 
 Each match is an online Trails and Towers match (11x11) with two Socket.IO clients (websocket
 transport), one per seat. The player to move waits `--think` seconds (uniform between half and
@@ -18,7 +19,9 @@ budgets are per address, and 400 players from one address would open more connec
 address may (CONNECTION_RATE).
 
 Reports: accepted moves per second, refused moves, connections the server refused (none, in a sound run),
-and p50/p95/p99 latency in milliseconds.
+and p50/p95/p99 latency in milliseconds. With `--analyses N`, each async mode runs twice on fresh servers:
+without analyses, then with N analyses kept waiting on the computer's workers for the whole run
+(bench/analysis_load.py), and `p99_with_analyses` says how the people's p99 compares (the target: within 10%).
 Needs the async Socket.IO client: pip install "python-socketio[asyncio_client]" aiohttp.
 """
 from __future__ import annotations
@@ -38,6 +41,7 @@ import requests
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 WARM_UP = 3.0  # seconds the clients play before the measured window
+sys.path.insert(0, ROOT)  # bench.analysis_load, when run as `python bench/load.py`
 
 
 def start_server(async_mode: str, db: str) -> tuple[subprocess.Popen, str]:
@@ -244,19 +248,30 @@ def summarise(results: list[dict]) -> dict:
     }
 
 
-def measure(url: str, matches: int, seconds: float, think: float, procs: int, server_pid: int | None = None) -> dict:
+def measure(url: str, matches: int, seconds: float, think: float, procs: int, server_pid: int | None = None,
+            analyses: int = 0) -> dict:
     """Run the clients; with the server's pid, also the server's CPU time per accepted move, a figure that
-    other work on the machine distorts far less than the wall-clock latencies."""
+    other work on the machine distorts far less than the wall-clock latencies. `analyses`: that many kept
+    waiting on the server for the whole run (bench/analysis_load.py)."""
+    from bench.analysis_load import Analyses, children_cpu_seconds
     cpu = {}
     if server_pid:
         def sample():
             time.sleep(WARM_UP)
-            cpu["start"] = cpu_seconds(server_pid)
+            cpu["start"], cpu["workers_start"] = cpu_seconds(server_pid), children_cpu_seconds(server_pid)
             time.sleep(seconds)
-            cpu["end"] = cpu_seconds(server_pid)
+            cpu["end"], cpu["workers_end"] = cpu_seconds(server_pid), children_cpu_seconds(server_pid)
+    feeder = Analyses(url, analyses, http_from, table_address).start() if analyses else None
+    if server_pid:
         import threading
         threading.Thread(target=sample, daemon=True).start()
-    summary = summarise(play_tables(url, matches, seconds, think, procs))
+    try:
+        summary = summarise(play_tables(url, matches, seconds, think, procs))
+    finally:
+        if feeder is not None:
+            summary.update(feeder.stop())
+    if "workers_end" in cpu:
+        summary["workers_cpu_cores"] = round((cpu["workers_end"] - cpu["workers_start"]) / seconds, 2)
     accepted = summary.pop("accepted")
     if "end" in cpu and accepted:
         cpu["per_move_ms"] = round(1000 * (cpu["end"] - cpu["start"]) / accepted, 3)
@@ -273,24 +288,36 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument("--async-mode", choices=["gevent", "eventlet", "both"], default="both")
     parser.add_argument("--url", help="an already running server (then --async-mode is ignored)")
+    parser.add_argument("--analyses", type=int, default=0,
+                        help="also run with this many analyses kept waiting, and compare the people's p99")
     args = parser.parse_args()
 
     if args.url:
-        print(json.dumps({"server": args.url, **measure(args.url, args.matches, args.seconds, args.think, args.procs)}))
+        print(json.dumps({"server": args.url, **measure(args.url, args.matches, args.seconds, args.think, args.procs,
+                                                        analyses=args.analyses)}))
         return
     modes = ["gevent", "eventlet"] if args.async_mode == "both" else [args.async_mode]
     for mode in modes:
-        with tempfile.TemporaryDirectory() as tmp:
-            proc, url = start_server(mode, os.path.join(tmp, "load.db"))
+        baseline = None
+        for analyses in ([0, args.analyses] if args.analyses else [0]):
+            result = measure_on_a_fresh_server(mode, args, analyses)
+            if analyses and baseline:
+                result["p99_with_analyses"] = f"{result['p99_ms'] / baseline['p99_ms']:.2f}x without"
+            baseline = baseline or result
+            print(json.dumps({"async_mode": mode, "analyses": analyses, **result}), flush=True)
+
+
+def measure_on_a_fresh_server(mode: str, args, analyses: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start_server(mode, os.path.join(tmp, "load.db"))
+        try:
+            return measure(url, args.matches, args.seconds, args.think, args.procs, proc.pid, analyses)
+        finally:
+            proc.terminate()
             try:
-                result = measure(url, args.matches, args.seconds, args.think, args.procs, proc.pid)
-            finally:
-                proc.terminate()
-                try:
-                    proc.wait(15)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-        print(json.dumps({"async_mode": mode, **result}), flush=True)
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 if __name__ == "__main__":

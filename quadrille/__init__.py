@@ -285,7 +285,8 @@ def create_app(config: dict | None = None) -> Flask:
 def analysis_service(config, storage, matches: MatchService, spawn) -> AnalysisService:
     """The computer's analyses (quadrille/analysis/), run on the match service's worker pool behind people's
     moves; those a stop interrupted go on."""
-    runner = AnalysisRunner(AnalysisStore(storage), matches.computer, spawn, config["ANALYSIS_NODES"])
+    runner = AnalysisRunner(AnalysisStore(storage), matches.computer, spawn, config["ANALYSIS_NODES"],
+                            config["ANALYSIS_NICE"])
     runner.resume()
     return AnalysisService(matches, runner.store, runner, config["ANALYSIS_QUEUE_PER_ADDRESS"],
                            config["ANALYSIS_POSITION_NODES"], config["ANALYSIS_POSITION_MOVES"])

@@ -37,9 +37,12 @@ class StepRefused(Exception):
 
 
 class AnalysisRunner:
-    def __init__(self, store: AnalysisStore, pool, spawn: Callable, nodes: int, clock: Callable[[], float] = time.time):
-        """`pool`: the ComputerPlayers whose workers run the steps; `nodes`: a position's node budget."""
+    def __init__(self, store: AnalysisStore, pool, spawn: Callable, nodes: int, nice: int = 0,
+                 clock: Callable[[], float] = time.time):
+        """`pool`: the ComputerPlayers whose workers run the steps; `nodes`: a position's node budget; `nice`:
+        how much nicer than the worker a step runs (computer/analysis_requests.py)."""
         self.store, self.pool, self.spawn, self.nodes, self.clock = store, pool, spawn, nodes, clock
+        self.nice = nice
         self._running: set[tuple[str, int]] = set()  # (match, version) analysed by this process now
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
@@ -67,7 +70,7 @@ class AnalysisRunner:
     def step(self, owner: str, request: dict) -> dict:
         """Ask one step of a worker, in the pool's lowest lane; asked again when cut short for a person's move
         or when its worker died (at most ATTEMPTS deaths). StepRefused when the engine refuses the position."""
-        request = {**request, "id": f"analysis:{next(self._ids)}"}
+        request = {**request, "id": f"analysis:{next(self._ids)}", "nice": self.nice}
         failures, seq = 0, None
         while True:
             job = self.pool.enqueue_background(owner, seq)

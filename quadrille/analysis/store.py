@@ -8,7 +8,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..infra.database import Database
-from ..infra.schema import analyses_table as table
+from ..infra.schema import analyses_table as table, matches_table
 
 WAITING = ("queued", "running")
 
@@ -41,8 +41,16 @@ class AnalysisStore:
         self.reading = storage.reading
 
     def get(self, match_id: str) -> AnalysisRow | None:
+        """The match's analysis; None, and the row forgotten, once the match itself was deleted (an import
+        nobody opened, a moderator's deletion: no foreign keys here, infra/schema.py)."""
         with self.reading() as conn:
-            row = conn.execute(select(table).where(table.c.match_id == match_id)).first()
+            row = conn.execute(select(table, matches_table.c.id.label("exists_"))
+                               .outerjoin(matches_table, matches_table.c.id == table.c.match_id)
+                               .where(table.c.match_id == match_id)).first()
+        if row is not None and row.exists_ is None:
+            with self.engine.begin() as conn:
+                conn.execute(delete(table).where(table.c.match_id == match_id))
+            return None
         return None if row is None else AnalysisRow.of(row)
 
     def request(self, match_id: str, version: int, game: str, options: dict, moves: list, owner: str,
@@ -78,11 +86,13 @@ class AnalysisStore:
     def unfinished(self) -> list[AnalysisRow]:
         """The analyses queued or running, oldest first (at start-up: those a stop interrupted)."""
         with self.reading() as conn:
-            rows = conn.execute(select(table).where(table.c.status.in_(WAITING)).order_by(table.c.requested_at))
+            rows = conn.execute(select(table).join(matches_table, matches_table.c.id == table.c.match_id)
+                                .where(table.c.status.in_(WAITING)).order_by(table.c.requested_at))
             return [AnalysisRow.of(row) for row in rows]
 
     def waiting_for(self, owner: str) -> int:
         """How many analyses the address has queued or running."""
         with self.reading() as conn:
             return conn.execute(select(func.count()).select_from(table)
+                                .join(matches_table, matches_table.c.id == table.c.match_id)
                                 .where(table.c.owner == owner, table.c.status.in_(WAITING))).scalar_one()

@@ -7,10 +7,18 @@ can put a person's move between two steps:
         -> {"analysis": {"start", "plies", "summary"}}       (the moves classed from those evaluations)
 
 A position the engine refuses (unknown game, bad options, an illegal move) answers {"refused": code, "reason"},
-the engine's own words, which the door passes on as a 400. Runs inside the worker process: no I/O here.
+the engine's own words, which the door passes on as a 400. Runs inside the worker process.
+
+The steps run in a thread of the worker's own, `nice` steps (ANALYSIS_NICE, the request's "nice") nicer than
+the worker: Linux keeps a nice value per thread, so the operating system gives a core to the server and to
+people's searches (on the worker's main thread, at its own priority) before an analysis. The main thread waits
+for the step, so one search runs at a time in a worker, as before.
 """
 from __future__ import annotations
 
+import os
+import queue
+import threading
 from typing import Callable
 
 import games
@@ -19,7 +27,56 @@ from ai import analysis
 KINDS = ("evaluate", "assemble")
 
 
+class NicerThread:
+    """One thread that runs the steps handed to it, at a lower CPU priority than the worker's main thread."""
+
+    def __init__(self):
+        self._steps: queue.Queue = queue.Queue()
+        self._answers: queue.Queue = queue.Queue()
+        threading.Thread(target=self._serve, daemon=True, name="analysis").start()
+
+    def run(self, nice: int, step: Callable, *args):
+        self._steps.put((nice, step, args))
+        ok, value = self._answers.get()
+        if not ok:
+            raise value
+        return value
+
+    def _serve(self) -> None:
+        while True:
+            nice, step, args = self._steps.get()
+            lower_this_threads_priority(nice)
+            try:
+                self._answers.put((True, step(*args)))
+            except Exception as exc:  # handed to the worker's main thread, which reports it
+                self._answers.put((False, exc))
+
+
+def lower_this_threads_priority(steps: int) -> None:
+    """This thread `steps` nicer than the process (only ever lower: raising it back needs a privilege)."""
+    if not steps or not hasattr(os, "getpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        wanted = min(19, os.getpriority(os.PRIO_PROCESS, os.getpid()) + steps)
+        if os.getpriority(os.PRIO_PROCESS, tid) < wanted:
+            os.setpriority(os.PRIO_PROCESS, tid, wanted)
+    except OSError:
+        pass
+
+
+_LANE: NicerThread | None = None
+
+
 def answer(request: dict, stop: Callable[[], bool]) -> dict:
+    """Answer the step in the worker's nicer thread."""
+    global _LANE
+    if _LANE is None:
+        _LANE = NicerThread()
+    return _LANE.run(int(request.get("nice") or 0), step, request, stop)
+
+
+def step(request: dict, stop: Callable[[], bool]) -> dict:
     try:
         board = games.from_dict({"game": request["game"], "options": request.get("options") or {},
                                  "moves": request.get("moves") or []})

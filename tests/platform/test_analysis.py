@@ -100,6 +100,16 @@ def test_unknown_matches_and_matches_never_analysed_are_404(client):
     assert "POST" in answer.get_json()["reason"]
 
 
+def test_the_analysis_of_a_deleted_match_goes_with_it(app, client):
+    match, _, _ = local_game(client, 2)
+    assert client.post(f"/api/matches/{match}/analysis").status_code == 202
+    analysed(client, match)
+    app.extensions["quadrille.moderation"].delete("console", match)  # a moderator deletes it
+    answer = client.get(f"/api/matches/{match}/analysis")
+    assert answer.status_code == 404 and answer.get_json()["error"] == "unknown-match"
+    assert AnalysisStore(app.extensions["quadrille.storage"]).get(match) is None
+
+
 def test_an_address_with_its_queue_full_is_refused_429_and_nothing_is_queued(app, client):
     store = AnalysisStore(app.extensions["quadrille.storage"])
     for _ in range(2):  # two analyses of this address waiting (as the cap, 2, allows)

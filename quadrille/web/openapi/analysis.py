@@ -20,7 +20,7 @@ ANALYSIS = obj(("status", "progress", "plies", "summary"), match=STRING, status=
                         "description": "per seat (its number as a string): its inaccuracies, mistakes, blunders"},
                reason=STRING)
 WAITING = obj(("status", "progress"), match=STRING, status=STATUS, progress=PROGRESS)
-POSITION = obj(("game",), game=GAME, options={"type": "object"}, moves=array(STRING))
+POSITION = obj(("game",), game=GAME, options=nullable({"type": "object"}), moves=nullable(array(STRING)))
 EVALUATION = obj(("eval", "best", "line"), eval=EVAL, evals=EVALS, best=nullable(STRING), line=array(STRING),
                  scale=INTEGER)
 
