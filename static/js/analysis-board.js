@@ -113,8 +113,9 @@
       $("shown").textContent = ply ? WORDS.showing(ply, line.length, label(movers[ply - 1] || 1), names[ply - 1] || line[ply - 1])
         : WORDS.start;
       $("ply-label").textContent = WORDS.plyLabel(ply, line.length);
-      $("step-first").disabled = $("step-back").disabled = ply === 0;
-      $("step-forward").disabled = $("step-last").disabled = ply === line.length;
+      // (never disabled: a button that is pressed with the keyboard keeps the focus at either end of the line)
+      for (const id of ["step-first", "step-back"]) $(id).setAttribute("aria-disabled", String(ply === 0));
+      for (const id of ["step-forward", "step-last"]) $(id).setAttribute("aria-disabled", String(ply === line.length));
       $("original-line").hidden = key(line) === key(original.line);
       $("flip").hidden = !spec.flips;
       $("flip").setAttribute("aria-pressed", String(flipped));
