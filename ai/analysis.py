@@ -14,18 +14,20 @@ shared win (Gamma's ties) is SCALE // 2. Everything else is the game model's heu
 lichess's "winning chances": a move is classed by how much it lowered its mover's score, with thresholds per
 game (`ANALYSIS["inaccuracy"]`, `["mistake"]`, `["blunder"]`).
 
+analyse()'s plies give every seat's score after the move as `evals`, keyed by the seat as text (as its
+`summary` is), so that the report reads the same after a trip through JSON.
+
 Deterministic: the searches are bounded by nodes (`max_nodes`, default DEFAULT_NODES), never by the clock.
 Pure: no I/O; the caller's board is never changed (every search runs on a copy).
 """
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass, field
 
 import games
 from ai.model import WIN, Model
-from ai.search import INF, AlphaBeta, Limits, Stop
+from ai.search import INF, AlphaBeta, Limits
 
 __all__ = ["SCALE", "HEURISTIC", "CLASSES", "DEFAULT_NODES", "Evaluation", "Stopped", "evaluate", "rank_moves",
            "analyse", "thresholds", "classify"]
@@ -36,7 +38,10 @@ HEURISTIC = 990
 #: a forced shared win (Gamma's tie among winners): half a win
 SHARED_WIN = SCALE // 2
 CLASSES = ("best", "good", "inaccuracy", "mistake", "blunder")
-#: positions searched per evaluation when the caller gives no budget (see docs/analysis.md, "The budget")
+#: positions searched per evaluation when the caller gives no budget: with it a 60-move game of the slowest
+#: games (Towers 6x6, Gamma 10x10) takes about 20 s of one core, so a worker shared with people's games is never
+#: held long, and the searches still see the short forced wins that make blunders (bench/analysis.py;
+#: docs/analysis.md, "The budget")
 DEFAULT_NODES = 6000
 #: the longest line an evaluation gives (the best move and the expected replies)
 LINE_LENGTH = 8
@@ -260,6 +265,8 @@ def analyse(game: str, options: dict, moves: list, max_nodes: int | None = None,
     `from_ply` analyses only the moves after the first `from_ply` ones ("start" is then the evaluation of
     the position they reach). ValueError for an unknown game or bad options, games.IllegalMove for an
     illegal move."""
+    if game not in games.names():
+        raise ValueError(f"unknown game {game!r}")
     board = games.get(game).new(**(options or {}))
     summary = {str(s): {"inaccuracy": 0, "mistake": 0, "blunder": 0} for s in range(1, board.players + 1)}
     for move in moves[:from_ply]:

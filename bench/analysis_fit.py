@@ -55,7 +55,7 @@ def play(game: str, seed: int):
 def fit_k(samples: list) -> float:
     """The k of the best likelihood, on a grid."""
     best, best_k = -math.inf, None
-    for k in [x * 0.5 for x in range(2, 121)]:
+    for k in [x * 0.5 for x in range(2, 401)]:
         ll = 0.0
         for v, r in samples:
             p = min(max((1 + math.tanh(v / k)) / 2, 1e-4), 1 - 1e-4)

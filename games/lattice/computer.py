@@ -140,5 +140,7 @@ def classic(board, level: str, rng) -> str:
     return choose(board, int(level[-1]), rng)
 
 #: computer analysis (ai/analysis.py, docs/analysis.md): k squashes the model's values onto the scale
-#: (HEURISTIC * tanh(value / k)); the rest are the drops in the mover's score that class a move
-ANALYSIS = {"k": 10.0, "inaccuracy": 100, "mistake": 200, "blunder": 300}
+#: (HEURISTIC * tanh(value / k)); the rest are the drops in the mover's score that class a move.
+#: k fitted to the results of 16 games between levels 1 and 2 (252 positions); a move of the analysis's own
+#: best drops the mover's score by 2 or less in 9 cases of 10, so lichess's 100/200/300 stand
+ANALYSIS = {"k": 11.5, "inaccuracy": 100, "mistake": 200, "blunder": 300}

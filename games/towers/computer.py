@@ -696,5 +696,6 @@ def classic(board, level: str, rng) -> str:
     return choose(board, rng)
 
 #: computer analysis (ai/analysis.py, docs/analysis.md): k squashes the model's values onto the scale
-#: (HEURISTIC * tanh(value / k)); the rest are the drops in the mover's score that class a move
+#: (HEURISTIC * tanh(value / k)); the rest are the drops in the mover's score that class a move.
+#: (being measured)
 ANALYSIS = {"k": 10.0, "inaccuracy": 100, "mistake": 200, "blunder": 300}

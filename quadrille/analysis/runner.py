@@ -26,6 +26,7 @@ log = logging.getLogger("quadrille.analysis")
 ATTEMPTS = 3       # a step is asked this many times when its worker dies
 STEP_TIMEOUT = 120.0  # seconds a worker may take over one step before it counts as hung
 LEASE_TTL = 30.0
+PROGRESS_EVERY = 0.5  # seconds between two writes of an analysis's progress
 
 
 class StepRefused(Exception):
@@ -121,8 +122,13 @@ class AnalysisRunner:
     def _analyse(self, row: AnalysisRow) -> None:
         evaluations = list((row.result or {}).get("evaluations", [])) if row.status == "running" else []
         positions, subject = row.plies + 1, {"game": row.game, "options": row.options}
+        written = None  # when the progress was last written: at most every PROGRESS_EVERY seconds (a write
+        #                 on SQLite holds the event loop), so a restart may ask those few steps again
         for count in range(len(evaluations), positions):
             evaluations.append(self.evaluate(row.owner, row.game, row.options, row.moves[:count], self.nodes))
+            if written is not None and self.clock() - written < PROGRESS_EVERY:
+                continue
+            written = self.clock()
             progress = len(evaluations) / (positions + 1)
             if not self.store.progress(row.match_id, row.version, progress, {"evaluations": evaluations}):
                 return  # a newer request replaced this one

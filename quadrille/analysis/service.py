@@ -102,7 +102,7 @@ class AnalysisService:
             raise bad_request("options must be an object.", "bad-options")
         try:
             return game, game.normalise(options)
-        except ValueError as exc:
+        except (TypeError, ValueError) as exc:
             raise bad_request(str(exc), "bad-options")
 
 

@@ -204,7 +204,15 @@ def test_gamma_with_three_players_scores_every_seat_from_its_own_side():
 def test_every_game_has_its_own_analysis_numbers():
     for name in games.names():
         numbers = analysis.thresholds(name)
-        assert numbers is not analysis.FALLBACK
         assert set(games.part(name, "computer").ANALYSIS) == {"k", "inaccuracy", "mistake", "blunder"}
         assert 0 < numbers["inaccuracy"] < numbers["mistake"] < numbers["blunder"] < analysis.SCALE
         assert numbers["k"] > 0
+
+
+def test_bad_input_is_refused():
+    with pytest.raises(ValueError):
+        analysis.analyse("chess", {}, [])
+    with pytest.raises(ValueError):
+        analysis.analyse("trails", {"size": 99}, [])
+    with pytest.raises(games.IllegalMove):
+        analysis.analyse("trails", {"size": 5}, ["down", "down", "sideways"], max_nodes=50)
