@@ -54,7 +54,7 @@ DEFAULTS = {
     "ANALYSIS_QUEUE_PER_ADDRESS": 3,      # analyses of matches one address may have queued or running at once
     "ANALYSIS_NODES": 6000,               # a match analysis's node budget per position (docs/api.md, "Analysis")
     "ANALYSIS_NICE": 10,                  # analysis steps run this much nicer than people's searches (a thread)
-    "ANALYSIS_POSITION_NODES": 20000,     # the analysis board's node budget for one position
+    "ANALYSIS_POSITION_NODES": 10000,     # the analysis board's node budget for one position
     "ANALYSIS_POSITION_MOVES": 1000,      # the most moves a position sent to the analysis board may have
     "CACHE_MAX_EVENTS": 250_000,          # live matches kept in memory: their events plus moves, in total
 

@@ -68,10 +68,11 @@ class AnalysisRunner:
             return len(self._running)
 
     # -- one step on a worker ------------------------------------------------------------------------------
-    def step(self, owner: str, request: dict) -> dict:
+    def step(self, owner: str, request: dict, nice: int | None = None) -> dict:
         """Ask one step of a worker, in the pool's lowest lane; asked again when cut short for a person's move
-        or when its worker died (at most ATTEMPTS deaths). StepRefused when the engine refuses the position."""
-        request = {**request, "id": f"analysis:{next(self._ids)}", "nice": self.nice}
+        or when its worker died (at most ATTEMPTS deaths). StepRefused when the engine refuses the position.
+        `nice`: how much nicer than the worker it runs (default: the runner's)."""
+        request = {**request, "id": f"analysis:{next(self._ids)}", "nice": self.nice if nice is None else nice}
         failures, seq = 0, None
         while True:
             job = self.pool.enqueue_background(owner, seq)
@@ -93,10 +94,12 @@ class AnalysisRunner:
                 raise RuntimeError(answer["error"])
             return answer
 
-    def evaluate(self, owner: str, game: str, options: dict, moves: list, nodes: int) -> dict:
-        """The evaluation of one position (the analysis board's), on a worker."""
+    def evaluate(self, owner: str, game: str, options: dict, moves: list, nodes: int,
+                 nice: int | None = None) -> dict:
+        """The evaluation of one position on a worker (`nice` 0: at the worker's own priority, for a person
+        who waits for it at the analysis board)."""
         return self.step(owner, {"kind": "evaluate", "game": game, "options": options, "moves": moves,
-                                 "max_nodes": nodes})
+                                 "max_nodes": nodes}, nice)
 
     # -- a match's analysis ------------------------------------------------------------------------------------
     def _run(self, match_id: str, version: int) -> None:

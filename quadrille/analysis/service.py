@@ -85,7 +85,8 @@ class AnalysisService:
         if len(moves) > limit:
             raise bad_request(f"At most {limit} moves can be analysed in one position.", "too-many-moves")
         try:
-            found = self.runner.evaluate(owner, game.name, options, moves, self.position_nodes)
+            # a person waits for it: in the queue's lowest lane all the same, but at the worker's own priority
+            found = self.runner.evaluate(owner, game.name, options, moves, self.position_nodes, nice=0)
         except StepRefused as exc:
             raise bad_request(exc.reason, exc.code)
         return {"eval": found["score"], "evals": found["scores"], "best": found["best"], "line": found["line"],

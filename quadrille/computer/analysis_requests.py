@@ -9,10 +9,11 @@ can put a person's move between two steps:
 A position the engine refuses (unknown game, bad options, an illegal move) answers {"refused": code, "reason"},
 the engine's own words, which the door passes on as a 400. Runs inside the worker process.
 
-The steps run in a thread of the worker's own, `nice` steps (ANALYSIS_NICE, the request's "nice") nicer than
-the worker: Linux keeps a nice value per thread, so the operating system gives a core to the server and to
-people's searches (on the worker's main thread, at its own priority) before an analysis. The main thread waits
-for the step, so one search runs at a time in a worker, as before.
+A match's analysis runs its steps in a thread of the worker's own, `nice` steps (ANALYSIS_NICE, the request's
+"nice") nicer than the worker (the analysis board's position, which a person waits for, does not): Linux keeps
+a nice value per thread, so the operating system gives a core to the server and to people's searches (on the
+worker's main thread, at its own priority) before an analysis. The main thread waits for the step, so one
+search runs at a time in a worker, as before.
 """
 from __future__ import annotations
 
@@ -69,8 +70,10 @@ _LANE: NicerThread | None = None
 
 
 def answer(request: dict, stop: Callable[[], bool]) -> dict:
-    """Answer the step in the worker's nicer thread."""
+    """Answer the step in the worker's nicer thread (on its main thread, at its own priority, with "nice" 0)."""
     global _LANE
+    if not request.get("nice"):
+        return step(request, stop)
     if _LANE is None:
         _LANE = NicerThread()
     return _LANE.run(int(request.get("nice") or 0), step, request, stop)

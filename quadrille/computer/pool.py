@@ -283,7 +283,8 @@ class ComputerPlayers:
             # Cutting short every demo search would starve demos while people play; an owner's demo that
             # has waited `demo_guard` seconds for a finished search runs to its end.
             since = self._starving.get(job.owner)
-            job.guarded = not job.person and not job.background and since is not None and time.monotonic() - since > self.demo_guard
+            job.guarded = (not job.person and not job.background and since is not None
+                           and time.monotonic() - since > self.demo_guard)
             job.granted = True
             job.ready.set()
         waiting = sum(1 for job in self._queue if job.person)
