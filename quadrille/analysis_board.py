@@ -19,6 +19,7 @@ import games
 from .errors import ServiceError, bad_request
 from .matches.records import RECORD_FORMAT
 from .matches.seating import within_form
+from .analysis.service import under_way_online
 from .position_state import BadLine, Line, position_state, replay
 
 MAX_MOVE = 200        # characters of one move string (the longest real move is a Lattice capture chain)
@@ -85,15 +86,10 @@ def checked(game_name, options, moves) -> Position:
         raise bad_request(exc.reason, exc.error)
 
 
-def in_progress_online(record: dict) -> bool:
-    """An online game under way: never analysed, so that the board never helps a player during a game."""
-    return record.get("mode") == "online" and record.get("outcome") is None
-
-
 def from_record(record: dict, ply=None) -> tuple[str, dict, list[str], int]:
     """A match's line (its record, matches/records.py) for the board: its game, options, moves and the ply to
     show (default: the end). 409 game-in-progress for an online game under way."""
-    if in_progress_online(record):
+    if under_way_online(record):
         raise ServiceError(409, "game-in-progress", "This game is still being played online: it can be analysed "
                                                     "once it is over.")
     moves = list(record["moves"])

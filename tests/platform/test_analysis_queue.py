@@ -144,8 +144,8 @@ def test_a_step_whose_worker_died_is_asked_again_and_a_refused_position_is_an_er
     wait_until(lambda: "crash" in answers, 5, "the step's answer")
     assert answers["crash"]["score"] == 0 and pool.test_worker.log == ["crash", "crash"]
 
-    pool.test_worker.answer_with = {"refused": "bad-move", "reason": "move 2 ('x') is illegal"}
+    pool.test_worker.answer_with = {"refused": "illegal-move", "reason": "move 2 ('x') is illegal"}
     step(runner, "refused", "A", answers)
     finish(pool, "refused")
     wait_until(lambda: "refused" in answers, 5, "the refusal")
-    assert isinstance(answers["refused"], StepRefused) and answers["refused"].code == "bad-move"
+    assert isinstance(answers["refused"], StepRefused) and answers["refused"].code == "illegal-move"
