@@ -309,9 +309,7 @@
     // -- keys: [ and ] step anywhere; the arrows, Home and End step unless the board takes them --------------
     document.addEventListener("keydown", (event) => {
       const t = event.target;
-      if (t.closest && t.closest("input, select, textarea")) return;
-      if (t.closest && t.closest("button, a, summary") && (event.key === "Enter" || event.key === " ")) return;
-      if ($("dialog").open || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!window.QuadrilleBoard.boardKey(event)) return;
       for (const p of parts) if (p.key && p.key(event)) { event.preventDefault(); return; }
       const steps = { "[": () => stepTo(ply - 1), "]": () => stepTo(ply + 1) };
       const inNav = t.closest && t.closest("#analysis-nav");

@@ -11,6 +11,7 @@ import pytest
 from quadrille.analysis.runner import AnalysisRunner, StepRefused
 from quadrille.computer import ComputerPlayers
 from quadrille.computer.worker_process import WorkerCrashed
+from tests.support.stand_ins import ask_move, end_search as finish
 from tests.support.tasks import start_task
 from tests.support.waiting import wait_until
 
@@ -89,19 +90,6 @@ def step(runner, tag: str, owner: str, answers: dict) -> None:
                5, f"{tag} queued")
 
 
-def ask_move(pool, match: str, owner: str, demo: bool = False) -> None:
-    if demo:
-        pool.service.demos.add(match)
-    pool.admit(match, owner)
-    pool.notify(match, 0, True)
-    wait_until(lambda: pool._thinking.get(match, {}).get("job") is not None, 5, f"{match} queued")
-
-
-def finish(pool, tag: str) -> None:
-    """Let the search under way, which must be `tag`'s, end normally."""
-    worker = pool.test_worker
-    wait_until(lambda: worker.log and worker.log[-1] == tag and not worker.done.is_set(), 5, f"{tag}'s search")
-    worker.done.set()
 
 
 def test_a_persons_move_cuts_an_analysis_step_short_goes_first_and_the_step_is_asked_again(pool, runner):
