@@ -31,11 +31,9 @@ if [ $# -gt 0 ]; then
   exec python -m pytest -q -p no:cacheprovider "$@"
 fi
 
-# The tiers (docs/architecture.md, "Tests"): the engine's, the platform's, and the real servers', the install's
-# and the documents' tests on both cores (pytest-xdist; by module, as modules share module-scoped servers); the
-# attacks', the browser's and the cluster's tests one at a time, as their timings (round trips under attack,
-# idle timeouts, a browser's patience) assume the machine is theirs. Every tier runs; the command fails if one
-# failed.
+# The tiers (docs/architecture.md, "Tests"): the engine's tests on both cores (pytest-xdist); everything else on
+# both cores by module, but for the tests marked `alone` (round trips measured under attack), which run one at
+# a time at the end. Every tier runs; the command fails if one failed.
 failed=0
 tier() {
   local name=$1; shift
@@ -45,12 +43,12 @@ tier() {
   echo "== $name: $((SECONDS - started)) s"
 }
 tier engine -n 2 tests/games tests/ai
-tier platform -n 2 --dist loadfile tests/platform
-tier "servers, install and documents" -n 2 --dist loadfile tests/server tests/deploy tests/docs
-# The rest: browsers, attacks and the cluster. Two at a time, except the tests marked `alone`, which measure
-# another client's round trips while an attack runs: a test beside them would be part of what they measure.
-rest=(tests --ignore=tests/games --ignore=tests/ai --ignore=tests/platform --ignore=tests/server
-      --ignore=tests/deploy --ignore=tests/docs)
-tier "browsers, attacks and the cluster" -n 2 --dist loadfile -m "not alone" "${rest[@]}"
+# The rest in one session on both cores, a module at a time (a module may share one server among its tests; one
+# session leaves no core idle between tiers): the platform, the real servers, the install, the documents, the
+# browsers, the attacks and the cluster. Then the tests marked `alone`, one at a time: they measure another
+# client's round trips while an attack runs, and a test beside them would be part of what they measure.
+rest=(tests --ignore=tests/games --ignore=tests/ai)
+tier "platform, servers, install, documents, browsers, attacks and cluster" -n 2 --dist loadfile -m "not alone" \
+  "${rest[@]}"
 tier "latency under attack, alone" -m alone "${rest[@]}"
 exit $failed
