@@ -9,6 +9,8 @@ from pathlib import Path
 
 import games
 
+from . import game_texts
+
 
 def installed_games() -> list:
     """The games whose engine imports, in the registry's order (the lobby's); a half-built engine must not
@@ -35,14 +37,28 @@ def _data(name: str, what: str) -> dict:
     return _json(games.package(name), str(games.folder(name)), what)
 
 
-def words(name: str) -> dict:
-    """What the lobby and the new-game dialog say of a game (its words.json); {} for a game without one."""
-    return _data(name, "words")
+def words(name: str, language: str | None = None) -> dict:
+    """What the lobby and the new-game dialog say of a game (its words.json), in `language` (the request's by
+    default: words.<language>.json laid over it, quadrille/game_texts.py); {} for a game without one."""
+    return _in_language(name, "words", language)
 
 
-def tutorial(name: str) -> dict:
-    """A game's tutorial (its tutorial.json); {} for a game without one."""
-    return _data(name, "tutorial")
+def tutorial(name: str, language: str | None = None) -> dict:
+    """A game's tutorial (its tutorial.json) in `language` (the request's by default); {} for a game without one."""
+    return _in_language(name, "tutorial", language)
+
+
+def _in_language(name: str, what: str, language: str | None) -> dict:
+    language = language or game_texts.language()
+    if language == game_texts.SOURCE:
+        return _data(name, what)
+    return _localised(games.package(name), str(games.folder(name)), what, language)
+
+
+@lru_cache(maxsize=None)
+def _localised(package: str, folder: str, what: str, language: str) -> dict:
+    english = _json(package, folder, what)
+    return game_texts.localised(english, what, _json(package, folder, f"{what}.{language}"))
 
 
 def static_folder(name: str) -> Path:
