@@ -30,6 +30,8 @@ TEXT_PATHS = {
                  "steps.[].hint", "steps.[].done"),
 }
 
+TEXT_PATHS_OF_STEP = ("title", "text", "hint", "done")  # a lesson step's words; the rest of a step is data
+
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}|\d+(?:[×x,.]\d+)*")  # {name}s, and the numbers a sentence must keep
 
 

@@ -1,13 +1,20 @@
 // The short choice of time controls (templates/clock_choice.html): the checked value as the API's `clock` field;
-// and a slow game's time in words ("2 days 3 h"), for the match page's clocks and the list of games.
+// and a slow game's time in words ("2 days 3 h"), for the match page's clocks and the list of games, in the
+// page's language through Intl (its plurals included: "2 дня 3 ч").
 window.ClockChoice = {
-  daysText(s) {
+  // `n` of a unit ("day", "hour", "minute", "second") in the page's language: "long" ("3 minutes") or "short"
+  unit(n, unit, display) {
+    const locale = window.QuadrilleI18n.locale;
+    return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display || "short" }).format(n);
+  },
+  daysText(s, display) {
     const DAY = 86400, HOUR = 3600;
     const d = Math.floor(s / DAY), h = Math.floor((s % DAY) / HOUR), m = Math.floor((s % HOUR) / 60);
-    if (d) return `${d} ${d === 1 ? "day" : "days"}${h ? ` ${h} h` : ""}`;
-    if (h) return `${h} h ${m} min`;
-    if (s >= 60) return `${m} min`;
-    return `${Math.ceil(s)} s`;
+    const unit = (n, name, shown) => window.ClockChoice.unit(n, name, display || shown);
+    if (d) return unit(d, "day", "long") + (h ? ` ${unit(h, "hour")}` : "");
+    if (h) return `${unit(h, "hour")} ${unit(m, "minute")}`;
+    if (s >= 60) return unit(m, "minute");
+    return unit(Math.ceil(s), "second");
   },
   read(form, name) {
     const chosen = form.querySelector(`input[name="${name}"]:checked`).value;  // "", "realtime:M+S", "correspondence:D"
