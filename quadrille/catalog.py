@@ -9,8 +9,6 @@ from pathlib import Path
 
 import games
 
-from . import game_texts
-
 
 def installed_games() -> list:
     """The games whose engine imports, in the registry's order (the lobby's); a half-built engine must not
@@ -37,28 +35,31 @@ def _data(name: str, what: str) -> dict:
     return _json(games.package(name), str(games.folder(name)), what)
 
 
-def words(name: str, language: str | None = None) -> dict:
-    """What the lobby and the new-game dialog say of a game (its words.json), in `language` (the request's by
-    default: words.<language>.json laid over it, quadrille/game_texts.py); {} for a game without one."""
-    return _in_language(name, "words", language)
-
-
-def tutorial(name: str, language: str | None = None) -> dict:
-    """A game's tutorial (its tutorial.json) in `language` (the request's by default); {} for a game without one."""
-    return _in_language(name, "tutorial", language)
-
-
-def _in_language(name: str, what: str, language: str | None) -> dict:
-    language = language or game_texts.language()
-    if language == game_texts.SOURCE:
-        return _data(name, what)
-    return _localised(games.package(name), str(games.folder(name)), what, language)
-
-
 @lru_cache(maxsize=None)
-def _localised(package: str, folder: str, what: str, language: str) -> dict:
-    english = _json(package, folder, what)
-    return game_texts.localised(english, what, _json(package, folder, f"{what}.{language}"))
+def _translated(package: str, folder: str, what: str, language: str) -> dict:
+    from .i18n import game_json, translations
+    return game_json.translated(_json(package, folder, what), translations.for_language(language).gettext)
+
+
+def _in_language(name: str, what: str) -> dict:
+    """A data file in the request's language (English outside a request): its texts through the `games`
+    catalog (quadrille/i18n/game_json.py), translated once per language and process."""
+    from .i18n.translations import request_language
+    language = request_language()
+    if language is None:
+        return _data(name, what)
+    return _translated(games.package(name), str(games.folder(name)), what, language)
+
+
+def words(name: str) -> dict:
+    """What the lobby and the new-game dialog say of a game (its words.json), in the request's language; {} for
+    a game without one."""
+    return _in_language(name, "words")
+
+
+def tutorial(name: str) -> dict:
+    """A game's tutorial (its tutorial.json), in the request's language; {} for a game without one."""
+    return _in_language(name, "tutorial")
 
 
 def static_folder(name: str) -> Path:

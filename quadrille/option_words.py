@@ -11,24 +11,24 @@ from flask_babel import gettext as _
 
 import games
 
-from . import game_texts
 from .catalog import words as game_words
+from .i18n.translations import request_language
 
 STANDARD = "standard options"  # said in the request's language: _(STANDARD)
 
 
-def describe(name: str, options: dict | None, language: str | None = None) -> str:
-    """The options of a game of `name` in the dialog's words (STANDARD when nothing differs), in `language`
-    (the request's by default)."""
-    return _described(name, json.dumps(options or {}, sort_keys=True), language or game_texts.language())
+def describe(name: str, options: dict | None) -> str:
+    """The options of a game of `name` in the dialog's words (STANDARD when nothing differs), in the request's
+    language (catalog.words and the marks below translate them)."""
+    return _described(name, json.dumps(options or {}, sort_keys=True), request_language() or "en")
 
 
 @lru_cache(maxsize=1024)  # a list of 200 games says the same few options again and again
-def _described(name: str, options_key: str, language: str) -> str:
+def _described(name: str, options_key: str, language: str) -> str:  # language: part of the cache's key
     options = json.loads(options_key)
     game = games.get(name)
     try:
-        said = game_words(name, language)
+        said = game_words(name)
     except KeyError:
         said = {}
     normal = _normal(game, options)

@@ -64,6 +64,8 @@ class Account:
     banned: bool = False
     muted: bool = False
     moderator: bool = False
+    # the language the member chose (quadrille/i18n/), or None: their pages follow the browser
+    language: str | None = None
 
     def public(self) -> dict:
         return {"id": self.id, "name": self.name}
@@ -131,7 +133,8 @@ class AccountService:
 
     def _account(self, row) -> Account:
         return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt), banned=row.banned is not None,
-                       muted=row.muted is not None, moderator=bool(row.moderator))
+                       muted=row.muted is not None, moderator=bool(row.moderator),
+                       language=row.language)
 
     # -- signing up, logging in -------------------------------------------------------------------
     def sign_up(self, name, password) -> Account:
@@ -243,6 +246,17 @@ class AccountService:
         salt = self._rekey_seats(self._account(row), row.seat_salt)
         with self.engine.begin() as conn:
             conn.execute(update(accounts_table).where(accounts_table.c.id == account_id).values(seat_salt=salt))
+
+    def set_language(self, account_id: int, language) -> str | None:
+        """The language the member's pages speak (a shipped language's code), or None to follow the browser."""
+        from ..i18n import _l
+        from ..i18n.languages import LANGUAGES
+        if language is not None and language not in LANGUAGES:
+            raise bad_request(_l("language must be one of %(codes)s, or null.", codes=", ".join(LANGUAGES)),
+                              "bad-language")
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account_id).values(language=language))
+        return language
 
     # -- reading accounts -----------------------------------------------------------------------
     def _row(self, account_id):

@@ -10,7 +10,7 @@ from markupsafe import Markup
 
 import games
 
-from .. import catalog, game_texts, pictures, tutorials
+from .. import catalog, pictures, tutorials
 from ..catalog import computer_levels
 from ..errors import ServiceError, bad_request
 from .pages import parse_option
@@ -58,8 +58,6 @@ def rules_page(name):
     game = drawn(name)
     if not (catalog.template_folder(name) / "rules.html").is_file():
         raise ServiceError(404, "not-found", "This game has no rules page.")
-    # the game's rules.html picks rules.<language>.html (games/<name>/templates/), English when there is none
     return render_template("rules.html", game=game.to_dict(), name=name, words=catalog.words(name),
-                           rules_language=game_texts.language(),
                            levels=computer_levels(name), has_lesson=name in tutorials.names(),
                            diagram=lambda *a, **k: diagram(name, *a, **k))

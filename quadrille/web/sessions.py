@@ -28,6 +28,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError
+from ..i18n import translated
 from ..infra.schema import site_keys_table
 from .security import STATE_CHANGING
 
@@ -81,7 +82,7 @@ def install(app: Flask, storage) -> None:
                                             "again); nothing was changed.")
         if request.path.startswith("/api/"):
             return jsonify(refusal.to_dict()), 403
-        return render_template("error.html", reason=refusal.reason), 403
+        return render_template("error.html", reason=translated(refusal.reason)), 403
 
 
 def accounts():
