@@ -56,9 +56,11 @@ def _phrase(game, said: dict, key: str, value) -> str:
     label = said.get("label") or game.options[key].help or key
     values = said.get("values", {})
     if isinstance(value, bool):
-        return f"{label}: {_('yes') if value else _('no')}"
+        said_value = _("yes") if value else _("no")
+        return f"{label}: {said_value}"
     if isinstance(value, list):
         chosen = [values.get(str(v), str(v)).rstrip(".") for v in value]
-        return f"{label}: {'; '.join(chosen) if chosen else _('none')}"
+        listed = "; ".join(chosen) if chosen else _("none")
+        return f"{label}: {listed}"
     unit = said.get("unit")
     return f"{label}: {values.get(str(value), value)}{' ' + unit if unit else ''}"
