@@ -4,7 +4,8 @@
     python -m quadrille.i18n update     # ...and into every language's .po (new ones empty)
     python -m quadrille.i18n compile    # .mo for the server, static/i18n/<lang>.js for the browser
     python -m quadrille.i18n check      # what is not translated, fuzzy, or broken, per language
-    python -m quadrille.i18n init xx    # a new language's two catalogs (add it to languages.py too)
+    python -m quadrille.i18n backlog    # list what is untranslated now as the known to-do (untranslated.txt)
+    python -m quadrille.i18n init xx    # a new language's catalogs (add it to languages.py too)
 
 (`scripts/i18n.sh` runs these.) Three domains, one babel.cfg: `messages` (quadrille/'s Python and templates/,
 placeholders `%(name)s`), `games` (games/'s Python, templates and data files; `%(name)s`) and `js` (the
@@ -35,6 +36,12 @@ log = logging.getLogger("quadrille.i18n")
 ROOT = Path(__file__).resolve().parent.parent.parent
 TRANSLATIONS = ROOT / "quadrille" / "translations"
 TEMPLATES = ROOT / "build" / "i18n"
+# The strings known to be untranslated, one `<lang>/<domain>.po: <msgid>` a line: the translators' to-do list.
+# A string that is untranslated and not listed fails the tests (a new string must be translated, or listed on
+# purpose with `python -m quadrille.i18n backlog`); a listed one that is translated must leave the list.
+BACKLOG = TRANSLATIONS / "untranslated.txt"
+BACKLOG_HEADER = ("# Untranslated strings, the translators' to-do list (docs/translating.md): written by\n"
+                  "# `python -m quadrille.i18n backlog`; tests/platform/test_translations.py fails on any other.\n")
 SCRIPTS = ROOT / "static" / "i18n"
 DOMAINS = ("messages", "games", "js")
 COMMENT_TAGS = ("TRANSLATORS:",)
@@ -224,12 +231,48 @@ def ensure_built() -> None:
 
 
 # -- checking ---------------------------------------------------------------------------------------------------
-def problems(templates: dict[str, Catalog] | None = None, languages=SHIPPED) -> list[str]:
-    """Everything that keeps a catalog from being whole: a marked string the catalog lacks (run `update`), an
-    untranslated or fuzzy entry (English is the source: its entries may stay empty), a translation that
-    breaks its placeholders, a Plural-Forms the browser's categories cannot follow."""
+def untranslated(templates: dict[str, Catalog] | None = None, languages=SHIPPED) -> list[str]:
+    """`<lang>/<domain>.po: <msgid>` for every entry still untranslated (English is the source: never)."""
     templates = templates or extract()
     found = []
+    for lang in languages:
+        if lang == DEFAULT:
+            continue
+        for domain in templates:
+            for message in read(lang, domain):
+                if message.id and not message.fuzzy and not _translated(message):
+                    found.append(f"{lang}/{domain}.po: {_key(message.id)}")
+    return found
+
+
+def _key(msgid) -> str:
+    """One line per message, for the backlog file."""
+    text = msgid[0] if isinstance(msgid, (list, tuple)) else msgid
+    return text.replace("\\", "\\\\").replace("\n", "\\n")
+
+
+def read_backlog() -> set[str]:
+    if not BACKLOG.is_file():
+        return set()
+    return {line for line in BACKLOG.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")}
+
+
+def write_backlog(templates: dict[str, Catalog] | None = None) -> None:
+    lines = sorted(untranslated(templates))
+    BACKLOG.write_text(BACKLOG_HEADER + "".join(f"{line}\n" for line in lines), encoding="utf-8")
+
+
+def problems(templates: dict[str, Catalog] | None = None, languages=SHIPPED, backlog: set[str] | None = None) -> list[str]:
+    """Everything that keeps a catalog from being whole: a marked string the catalog lacks (run `update`), an
+    untranslated entry that is not in the backlog (a new string, translated nowhere yet), a fuzzy entry, a
+    translation that breaks its placeholders, a Plural-Forms the browser's categories cannot follow; and a
+    backlog entry that is translated now (take it out: `backlog`)."""
+    templates = templates or extract()
+    backlog = read_backlog() if backlog is None else backlog
+    waiting = set(untranslated(templates, languages))
+    found = [f"{line}: untranslated, and not in the backlog" for line in sorted(waiting - backlog)]
+    found += [f"{line}: in the backlog, but translated (run `python -m quadrille.i18n backlog`)"
+              for line in sorted(backlog - waiting) if line.split("/", 1)[0] in languages]
     for lang in languages:
         for domain, template in templates.items():
             catalog = read(lang, domain)
@@ -242,8 +285,6 @@ def problems(templates: dict[str, Catalog] | None = None, languages=SHIPPED) -> 
                     continue
                 if message.fuzzy:
                     found.append(f"{where}: fuzzy {_show(message.id)}")
-                elif lang != DEFAULT and not _translated(message):
-                    found.append(f"{where}: untranslated {_show(message.id)}")
                 for error in message.check(catalog):
                     found.append(f"{where}: {_show(message.id)}: {error}")
             if domain == "js":
@@ -277,6 +318,8 @@ def main(argv=None) -> int:
         templates = extract()
         write_templates(templates)
         update(templates)
+    elif command == "backlog":
+        write_backlog()
     elif command == "compile":
         compile_all()
     elif command == "init" and len(argv) == 2:

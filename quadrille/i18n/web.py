@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from flask import Blueprint, Flask, current_app, g, redirect, request
@@ -82,17 +83,23 @@ def from_this_site() -> bool:
 
 @bp.post("/language")
 def choose_language():
-    lang = known(request.form.get("lang"))
+    """The language menu's form (`lang`, `next`); an empty `lang` (the account page's "as my browser says")
+    forgets the choice."""
+    sent = request.form.get("lang")
+    lang = known(sent)
     back = same_site_path(request.form.get("next"))
-    if lang is None or not from_this_site():
+    if (lang is None and sent != "") or not from_this_site():
         return redirect(back, 303)
     from ..web.sessions import SESSION_COOKIE, current_account
     if SESSION_COOKIE in request.cookies:
         account = current_account(required=False)
         if account is not None:
-            current_app.extensions["quadrille.accounts"].set_language(account.id, lang)
+            save_account_language(account, lang)
     response = redirect(_without_lang(back), 303)
-    remember(response, lang)
+    if lang is None:
+        response.delete_cookie(COOKIE)
+    else:
+        remember(response, lang)
     return response
 
 
@@ -101,6 +108,14 @@ def _without_lang(path: str) -> str:
     parts = urlsplit(path)
     query = "&".join(p for p in parts.query.split("&") if p and not p.startswith("lang="))
     return parts.path + (f"?{query}" if query else "")
+
+
+def save_account_language(account, lang: str | None) -> str | None:
+    """The member's choice saved, and this request's copy of the account told (so that `language_headers`
+    does not put the old choice back into the cookie)."""
+    lang = current_app.extensions["quadrille.accounts"].set_language(account.id, lang)
+    g.account = replace(account, language=lang)
+    return lang
 
 
 def remember(response, lang: str) -> None:

@@ -31,10 +31,12 @@ class Words(str):
         return self
 
     def translated(self) -> str:
+        """In the request's language; a value that is itself marked words (a reason within a reason) too."""
         from flask_babel import gettext, ngettext
+        params = {key: translated(value) if isinstance(value, Words) else value for key, value in self.params.items()}
         if self.plural is not None:
-            return ngettext(self.msgid, self.plural, self.num, **self.params)
-        return gettext(self.msgid, **self.params)
+            return ngettext(self.msgid, self.plural, self.num, **params)
+        return gettext(self.msgid, **params)
 
 
 def _l(msgid: str, **params) -> Words:
@@ -43,6 +45,12 @@ def _l(msgid: str, **params) -> Words:
 
 def _ln(singular: str, plural: str, num: int, **params) -> Words:
     return Words(singular, plural, num, **params)
+
+
+def N_(msgid: str) -> str:
+    """Marks a sentence for translation where it is written (a table of messages, a constant) and leaves it as
+    it is: whoever shows it looks it up (`translated`, or `_l(msgid, **values)`)."""
+    return msgid
 
 
 def translated(text) -> str:
