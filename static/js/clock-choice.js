@@ -7,14 +7,22 @@ window.ClockChoice = {
     const locale = window.QuadrilleI18n.locale;
     return new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: display || "short" }).format(n);
   },
+  // "2 days 3 h" on the clock face; with display "long", Intl's words for a screen reader ("2 days 3 hours")
   daysText(s, display) {
+    const I18n = window.QuadrilleI18n;
     const DAY = 86400, HOUR = 3600;
     const d = Math.floor(s / DAY), h = Math.floor((s % DAY) / HOUR), m = Math.floor((s % HOUR) / 60);
-    const unit = (n, name, shown) => window.ClockChoice.unit(n, name, display || shown);
-    if (d) return unit(d, "day", "long") + (h ? ` ${unit(h, "hour")}` : "");
-    if (h) return `${unit(h, "hour")} ${unit(m, "minute")}`;
-    if (s >= 60) return unit(m, "minute");
-    return unit(Math.ceil(s), "second");
+    if (display) {
+      const unit = (n, name) => window.ClockChoice.unit(n, name, display);
+      if (d) return unit(d, "day") + (h ? ` ${unit(h, "hour")}` : "");
+      if (h) return `${unit(h, "hour")} ${unit(m, "minute")}`;
+      return s >= 60 ? unit(m, "minute") : unit(Math.ceil(s), "second");
+    }
+    const hours = I18n.t("{count} h", { count: h }), minutes = I18n.t("{count} min", { count: m });
+    if (d) return I18n.n("{count} day", "{count} days", d, { count: d }) + (h ? ` ${hours}` : "");
+    if (h) return `${hours} ${minutes}`;
+    if (s >= 60) return minutes;
+    return I18n.t("{count} s", { count: Math.ceil(s) });
   },
   read(form, name) {
     const chosen = form.querySelector(`input[name="${name}"]:checked`).value;  // "", "realtime:M+S", "correspondence:D"
