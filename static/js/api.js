@@ -13,6 +13,9 @@
       options.body = JSON.stringify(body);
     }
     if (api.csrf && options.method !== "GET") options.headers["X-CSRFToken"] = api.csrf;
+    // the answer's words (a lesson's hint, an error's reason) in the page's language, which may have come from
+    // the address (?lang=) rather than from the browser's own Accept-Language
+    if (document.documentElement.lang) options.headers["Accept-Language"] = document.documentElement.lang;
     const response = await fetch(path, options);
     const I18n = window.QuadrilleI18n; // read here: this script may run before the page's words are loaded
     const odd = { error: "bad-answer", reason: I18n.t("The server did not answer in JSON.") };

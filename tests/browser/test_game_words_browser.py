@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import confirm, lobby_start
+from tests.browser.conftest import confirm, lobby_start
 
 pytestmark = pytest.mark.browser
 
@@ -25,16 +25,19 @@ def test_a_lesson_in_russian_on_a_phone(live_server, new_context, shoot):
     page.wait_for_selector('#lesson[data-step="0"]')
     assert page.get_attribute("html", "lang") == "ru"
     assert page.inner_text("#step-title") == "Ваш первый ход"
-    assert page.inner_text("#step-progress") == "Шаг 1 из 6"                      # written by tutorial.js
     page.keyboard.press("ArrowRight")                                             # legal, not the step's move
     page.wait_for_function("document.getElementById('step-feedback').textContent.includes('Подсказка:')")
     assert "Нажмите стрелку вниз" in page.inner_text("#step-feedback")           # the step's hint, in Russian
     page.keyboard.press("ArrowDown")
     page.wait_for_selector('#lesson[data-step="0"][data-solved="1"]')
     assert page.inner_text("#step-feedback") == "Одно поле вниз. Красные отвечают ходом вверх."
-    assert page.inner_text("#step-next") == "Следующий шаг"
     assert fits(page)
     shoot(page, "ru-390")
+    page.click("#step-next")
+    page.wait_for_selector('#lesson[data-step="1"]')
+    assert page.eval_on_selector("#step-progress", "e => e.textContent") == "Шаг 2 из 6"   # written by tutorial.js
+    assert page.inner_text("#step-title") == "Разбег: снова туда же"
+    assert page.inner_text("#step-next") == "Следующий шаг"
 
 
 def test_a_game_against_the_computer_in_german(live_server, new_context, shoot):
