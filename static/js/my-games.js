@@ -28,7 +28,7 @@
     return relative.format(-Math.round(s / 86400), "day");
   }
   const number = (n) => new Intl.NumberFormat(I18n.locale).format(n);
-  const list = (items) => new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(items);
+  const joined = (items) => new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(items);
   const STATUS = { pending: I18n.t("pending"), accepted: I18n.t("accepted"), declined: I18n.t("declined"),
                    cancelled: I18n.t("cancelled"), started: I18n.t("started"), expired: I18n.t("expired") };
   const statusWord = (status) => STATUS[status] || status;
@@ -71,7 +71,7 @@
           el("span", { className: "game-title" }, game.title),
           el("span", { className: "game-status" + (game.your_turn ? " mine" : "") }, status(game), ratingChange(game))),
         el("span", { className: "game-meta" },
-          I18n.t("{sides} against", { sides: list(game.sides) }) + " ", against.length ? names(against) : I18n.t("nobody yet"),
+          I18n.t("{sides} against", { sides: joined(game.sides) }) + " ", against.length ? names(against) : I18n.t("nobody yet"),
           game.rated ? ` · ${I18n.t("rated")}` : "", ` · ${game.options_words} · ${ago(game.updated)}`));
       line.dataset.match = game.match;
       list.append(line);
@@ -83,7 +83,7 @@
                     opponent: incoming ? I18n.t("you move first") : I18n.t("they move first"),
                     random: I18n.t("first move at random") }[c.first];
     const who = incoming ? I18n.t("{player} challenges you to {game}", { player: c.from, game: c.title })
-      : I18n.t("You challenged {players} to {game}", { players: list(c.to.map((t) => t.name)), game: c.title });
+      : I18n.t("You challenged {players} to {game}", { players: joined(c.to.map((t) => t.name)), game: c.title });
     const clock = !c.clock ? "" : c.clock.kind === "realtime" ? ` · ${c.clock.minutes} + ${c.clock.increment || 0}`
       : ` · ${I18n.n("{count} day a move", "{count} days a move", c.clock.days, { count: c.clock.days })}`;
     return `${who} · ${c.options_words} · ${c.rated ? I18n.t("rated") : I18n.t("casual")} · ${first}${clock}`;
@@ -164,7 +164,7 @@
     try {
       const made = await Players.api("/api/challenges", body);
       NewGame.dialog.close();
-      say(I18n.t("Challenge sent to {players}.", { players: list(made.to.map((t) => t.name)) }), "good");
+      say(I18n.t("Challenge sent to {players}.", { players: joined(made.to.map((t) => t.name)) }), "good");
       await load();
     } catch (error) { NewGame.showError(f, error.message); }
     NewGame.busy(f, false);
