@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   const I18n = window.QuadrilleI18n;
-  const number = (n) => new Intl.NumberFormat(I18n.locale).format(n); // 1512, "1 512" in French
+  const number = (n) => new Intl.NumberFormat(I18n.locale, { useGrouping: false }).format(n); // ratings: no grouping
   const Ratings = {
     // "1512", or "1512?" for a provisional rating.
     text(rating, provisional) {

@@ -27,7 +27,7 @@
     if (s < 86400) return relative.format(-Math.round(s / 3600), "hour");
     return relative.format(-Math.round(s / 86400), "day");
   }
-  const number = (n) => new Intl.NumberFormat(I18n.locale).format(n);
+  const number = (n) => new Intl.NumberFormat(I18n.locale, { useGrouping: false }).format(n); // ratings: 1512
   const joined = (items) => new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(items);
   const STATUS = { pending: I18n.t("pending"), accepted: I18n.t("accepted"), declined: I18n.t("declined"),
                    cancelled: I18n.t("cancelled"), started: I18n.t("started"), expired: I18n.t("expired") };
