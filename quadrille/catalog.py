@@ -35,14 +35,31 @@ def _data(name: str, what: str) -> dict:
     return _json(games.package(name), str(games.folder(name)), what)
 
 
+@lru_cache(maxsize=None)
+def _translated(package: str, folder: str, what: str, language: str) -> dict:
+    from .i18n import game_json, translations
+    return game_json.translated(_json(package, folder, what), translations.for_language(language).gettext)
+
+
+def _in_language(name: str, what: str) -> dict:
+    """A data file in the request's language (English outside a request): its texts through the `games`
+    catalog (quadrille/i18n/game_json.py), translated once per language and process."""
+    from .i18n.translations import request_language
+    language = request_language()
+    if language is None:
+        return _data(name, what)
+    return _translated(games.package(name), str(games.folder(name)), what, language)
+
+
 def words(name: str) -> dict:
-    """What the lobby and the new-game dialog say of a game (its words.json); {} for a game without one."""
-    return _data(name, "words")
+    """What the lobby and the new-game dialog say of a game (its words.json), in the request's language; {} for
+    a game without one."""
+    return _in_language(name, "words")
 
 
 def tutorial(name: str) -> dict:
-    """A game's tutorial (its tutorial.json); {} for a game without one."""
-    return _data(name, "tutorial")
+    """A game's tutorial (its tutorial.json), in the request's language; {} for a game without one."""
+    return _in_language(name, "tutorial")
 
 
 def static_folder(name: str) -> Path:

@@ -7,20 +7,24 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from flask_babel import gettext as _
+
 import games
 
 from .catalog import words as game_words
+from .i18n.translations import request_language
 
-STANDARD = "standard options"
+STANDARD = "standard options"  # said in the request's language: _(STANDARD)
 
 
 def describe(name: str, options: dict | None) -> str:
-    """The options of a game of `name` in the dialog's words (STANDARD when nothing differs)."""
-    return _described(name, json.dumps(options or {}, sort_keys=True))
+    """The options of a game of `name` in the dialog's words (STANDARD when nothing differs), in the request's
+    language (catalog.words and the marks below translate them)."""
+    return _described(name, json.dumps(options or {}, sort_keys=True), request_language() or "en")
 
 
 @lru_cache(maxsize=1024)  # a list of 200 games says the same few options again and again
-def _described(name: str, options_key: str) -> str:
+def _described(name: str, options_key: str, language: str) -> str:  # language: part of the cache's key
     options = json.loads(options_key)
     game = games.get(name)
     try:
@@ -34,7 +38,7 @@ def _described(name: str, options_key: str) -> str:
     standard = _normal(game, {})
     parts = [_phrase(game, said.get("options", {}).get(key, {}), key, value)
              for key, value in normal.items() if value != standard.get(key)]
-    return "; ".join(parts) or STANDARD
+    return "; ".join(parts) or _("standard options")
 
 
 def _normal(game, options: dict) -> dict:
@@ -52,9 +56,11 @@ def _phrase(game, said: dict, key: str, value) -> str:
     label = said.get("label") or game.options[key].help or key
     values = said.get("values", {})
     if isinstance(value, bool):
-        return f"{label}: {'yes' if value else 'no'}"
+        said_value = _("yes") if value else _("no")
+        return f"{label}: {said_value}"
     if isinstance(value, list):
         chosen = [values.get(str(v), str(v)).rstrip(".") for v in value]
-        return f"{label}: {'; '.join(chosen) if chosen else 'none'}"
+        listed = "; ".join(chosen) if chosen else _("none")
+        return f"{label}: {listed}"
     unit = said.get("unit")
     return f"{label}: {values.get(str(value), value)}{' ' + unit if unit else ''}"

@@ -3,6 +3,7 @@
 // (the STATE's `"account": true`), as a link to the player's profile with a mark that no guest's name can have.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]|\uD802[\uDC00-\uDFFF]|\uD83A[\uDC00-\uDDFF]/;
   const Names = {
     // A <bdi> holding the name.
@@ -21,11 +22,11 @@
       link.append(Names.bdi(name));
       const mark = document.createElement("span");
       mark.className = "account-mark";
-      mark.title = "A player with an account";
+      mark.title = I18n.t("A player with an account");
       mark.append("✔");
       const words = document.createElement("span");
       words.className = "sr-only";
-      words.textContent = " (account)";
+      words.textContent = " " + I18n.t("(account)");
       mark.append(words);
       const both = document.createDocumentFragment();
       both.append(link, mark);
