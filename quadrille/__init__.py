@@ -51,6 +51,7 @@ from .web import puzzle_pages
 from .puzzles.service import PuzzleService
 from .web import (assets, game_files, http_api, inbox, pages, player_pages, players_api, rate_limits, rules_pages,
                   security, sessions, sockets, tutorial_pages)
+from .web import analysis_board_pages
 from .web import refusal_log
 from .i18n import web as i18n_web
 from .i18n import _l, translated
@@ -267,6 +268,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(rules_pages.bp)
     app.register_blueprint(tutorial_pages.bp)
+    app.register_blueprint(analysis_board_pages.bp)
     app.register_blueprint(players_api.bp)
     app.register_blueprint(player_pages.bp)
     app.register_blueprint(blocks_api.bp)

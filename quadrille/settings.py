@@ -139,6 +139,11 @@ DEFAULTS = {
     # Pictures of starting positions (the new-game dialog asks for one when an option changes) and a tutorial's
     # steps and tries, per address: each replays a short game through the engine.
     "LEARN_RATE": "1200 per minute",
+    # The analysis board's positions and exports (web/analysis_board_pages.py), per address, counted in moves
+    # replayed through the engine (a request costs its line's length, at least 1): the longest Towers line, 1,800
+    # actions, takes about 35 ms of a core; ten minutes' budget is about a second of a core, and holds stepping
+    # back and forth through dozens of real games.
+    "ANALYSIS_BOARD_RATE": "60000 per 10 minutes",
     # Positions evaluated for the analysis board per address (POST /api/analysis/position): each is a search
     # of ANALYSIS_POSITION_NODES on a worker process.
     "ANALYSIS_POSITION_RATE": "30 per minute",

@@ -11,7 +11,8 @@ import games
 
 from .i18n import _l
 from . import catalog
-from .pictures import mark_attrs, module as picture_module, position
+from .pictures import mark_attrs, position
+from .position_state import position_state
 
 
 def tutorial(name: str) -> dict:
@@ -44,22 +45,9 @@ def _board(name: str, data: dict, step: dict):
 
 
 def tutorial_state(name: str, board, you: int) -> dict:
-    """A match's STATE for a tutorial's board, as the game's renderer expects it (docs/api.md), with no match
-    behind it: the learner holds seat `you`. While the opponent is to move (its reply being shown) the state
-    carries none of its moves, so that no renderer lights them as if they were the learner's."""
-    game = games.get(name)
-    outcome = board.outcome()
-    learners = board.turn == you
-    view = board.view() if learners or board.turn is None else picture_module(name).no_targets(board.view())
-    return {
-        "match": None, "game": name, "title": game.title, "options": dict(board.options), "mode": "lesson",
-        "name": None, "version": len(board.moves), "turn": board.turn,
-        "legal": board.legal_moves() if learners else [], "view": view,
-        "moves": board.moves, "outcome": outcome.to_dict() if outcome else None, "started": True,
-        "players": board.players, "paused": False, "offers": {}, "rematch": None,
-        "seats": [{"seat": s, "taken": True, "name": "", "kind": "human"}
-                  for s in range(1, board.players + 1)],
-    }
+    """A STATE of a tutorial's board (position_state.py): the learner holds seat `you`; while the opponent is
+    to move (its reply being shown) the state carries none of its moves."""
+    return position_state(name, board, (you,), mode="lesson")
 
 
 def step(name: str, index: int) -> dict:

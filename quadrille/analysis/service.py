@@ -26,6 +26,12 @@ from .store import WAITING, AnalysisRow, AnalysisStore
 SCALE = 1000  # an evaluation's scale (ai/analysis.py): +1000 the seat wins by force, -1000 it loses, 0 level
 
 
+def under_way_online(record: dict) -> bool:
+    """An online game under way: never analysed, nor opened on the analysis board, so that the computer never
+    helps a player during a game (a game on one screen, against the computer or imported may be)."""
+    return record.get("mode") == "online" and record.get("outcome") is None
+
+
 class AnalysisService:
     def __init__(self, matches, store: AnalysisStore, runner: AnalysisRunner, per_address: int | None,
                  position_nodes: int, position_moves: int, clock: Callable[[], float] = time.time):
@@ -36,7 +42,7 @@ class AnalysisService:
     # -- a match's analysis ----------------------------------------------------------------------------------
     def request(self, match_id, owner: str) -> tuple[dict, int]:
         record = self._record(match_id)
-        if record["mode"] == "online" and record["outcome"] is None:
+        if under_way_online(record):
             raise ServiceError(409, "game-in-progress", "An online game under way cannot be analysed: the "
                                "computer's analysis must not help a player during a game. Ask again once it ends.")
         row = self.store.get(record["match"])

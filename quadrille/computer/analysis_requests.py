@@ -86,7 +86,7 @@ def step(request: dict, stop: Callable[[], bool]) -> dict:
     except KeyError:
         return {"refused": "unknown-game", "reason": f"There is no game called {request.get('game')!r}."}
     except games.IllegalMove as exc:
-        return {"refused": "bad-move", "reason": str(exc)}
+        return {"refused": "illegal-move", "reason": str(exc)}
     except (TypeError, ValueError) as exc:
         return {"refused": "bad-options", "reason": str(exc)}
     if request["kind"] == "evaluate":

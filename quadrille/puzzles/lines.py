@@ -9,13 +9,14 @@ The solution alternates the solver's moves and the opponent's replies (a solver'
 moves, in Towers and in Lattice's extra turns). A move other than the solution's that wins the game at once is
 right too (lichess accepts any mate in one): the criterion makes the first move unique among the moves that
 keep a decisive edge, but a win is a win. An illegal move is refused (`IllegalLine`), never counted as a try.
-STATEs are a match's STATE with no match behind it (quadrille/tutorials.tutorial_state). Pure: no Flask, no SQL.
+STATEs are a match's STATE with no match behind it (quadrille/position_state.py). Pure: no Flask, no SQL.
 """
 from __future__ import annotations
 
 import games
 
-from .. import pictures, tutorials
+from .. import pictures
+from ..position_state import position_state
 
 MAX_MOVES = 64          # solver's moves an attempt may send (a solution holds at most a few dozen)
 MAX_MOVE_LENGTH = 200   # characters of one move (the longest real move is a Lattice capture chain)
@@ -36,7 +37,7 @@ def position(puzzle: dict):
 
 def state(puzzle: dict, board) -> dict:
     """The STATE of `board` for the solver (who holds seat `turn`)."""
-    return {**tutorials.tutorial_state(puzzle["game"], board, puzzle["turn"]), "mode": "puzzle"}
+    return position_state(puzzle["game"], board, (puzzle["turn"],), mode="puzzle")
 
 
 def shown(puzzle: dict) -> dict:

@@ -58,6 +58,7 @@ def install(app: Flask, storage_options: dict | None = None) -> Limiter:
     wrap(app, limiter.shared_limit(config["PUZZLE_RATE"], scope="puzzles"), PUZZLE_ENDPOINTS)
     install_account_budgets(app, limiter)
     install_import_budget(app, limiter)
+    install_analysis_board_budget(app, limiter)
     return limiter
 
 
@@ -116,3 +117,27 @@ def imported_moves() -> int:
     except (KeyError, TypeError, ValueError):  # no such game, or bad options: refused before any replay
         return 1
     return 1 if len(moves) > limit else max(1, len(moves))
+
+
+# -- the analysis board: moves replayed, not requests -------------------------------------------------------
+# Each request replays its whole line through the engine (the page sends the line every time: nothing is kept),
+# so its cost is its line's length, counted before anything is replayed (quadrille/analysis_board.py caps it).
+ANALYSIS_BOARD_ENDPOINTS = ("analysis_board.board_page", "analysis_board.board_from_match",
+                            "analysis_board.board_state", "analysis_board.board_export")
+
+
+def install_analysis_board_budget(app: Flask, limiter: Limiter) -> None:
+    budget = limiter.shared_limit(app.config["ANALYSIS_BOARD_RATE"], scope="analysis-board", cost=board_moves)
+    wrap(app, budget, ANALYSIS_BOARD_ENDPOINTS)
+
+
+def board_moves() -> int:
+    """What an analysis board request will cost, in moves (at least 1; a line past its cap is refused unplayed)."""
+    if request.method == "POST":
+        try:
+            body = request.get_json(silent=True) if request.is_json else None
+        except RecursionError:
+            body = None
+        moves = body.get("moves") if isinstance(body, dict) else None
+        return max(1, len(moves)) if isinstance(moves, list) else 1
+    return max(1, len(request.args.get("moves", "").split()))

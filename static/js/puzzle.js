@@ -205,10 +205,7 @@
     });
 
     document.addEventListener("keydown", (event) => {
-      const t = event.target;
-      if (t.closest && t.closest("input, select, textarea")) return;
-      if (t.closest && t.closest("button, a, summary") && (event.key === "Enter" || event.key === " ")) return;
-      if ($("dialog").open || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (!window.QuadrilleBoard.boardKey(event)) return;
       if (renderer && renderer.key && renderer.key(event)) event.preventDefault();
     });
 

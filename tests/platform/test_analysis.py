@@ -155,7 +155,7 @@ def test_a_position_is_evaluated_on_a_worker_and_bad_ones_get_the_engines_reason
     refusals = [({"game": "chess"}, "unknown-game"), ({"game": "trails", "options": {"size": 2}}, "bad-options"),
                 ({"game": "trails", "moves": "right"}, "bad-moves"),
                 ({"game": "trails", "moves": ["right"] * 41}, "too-many-moves"),
-                ({"game": "trails", "options": {"size": 7}, "moves": [board.moves[0], "nowhere"]}, "bad-move")]
+                ({"game": "trails", "options": {"size": 7}, "moves": [board.moves[0], "nowhere"]}, "illegal-move")]
     for body, error in refusals:
         refused = client.post("/api/analysis/position", json=body)
         assert refused.status_code == 400 and refused.get_json()["error"] == error, (body, refused.get_json())

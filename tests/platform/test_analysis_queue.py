@@ -11,6 +11,7 @@ import pytest
 from quadrille.analysis.runner import AnalysisRunner, StepRefused
 from quadrille.computer import ComputerPlayers
 from quadrille.computer.worker_process import WorkerCrashed
+from tests.support.stand_ins import ask_move, end_search as finish
 from tests.support.tasks import start_task
 from tests.support.waiting import wait_until
 
@@ -89,19 +90,6 @@ def step(runner, tag: str, owner: str, answers: dict) -> None:
                5, f"{tag} queued")
 
 
-def ask_move(pool, match: str, owner: str, demo: bool = False) -> None:
-    if demo:
-        pool.service.demos.add(match)
-    pool.admit(match, owner)
-    pool.notify(match, 0, True)
-    wait_until(lambda: pool._thinking.get(match, {}).get("job") is not None, 5, f"{match} queued")
-
-
-def finish(pool, tag: str) -> None:
-    """Let the search under way, which must be `tag`'s, end normally."""
-    worker = pool.test_worker
-    wait_until(lambda: worker.log and worker.log[-1] == tag and not worker.done.is_set(), 5, f"{tag}'s search")
-    worker.done.set()
 
 
 def test_a_persons_move_cuts_an_analysis_step_short_goes_first_and_the_step_is_asked_again(pool, runner):
@@ -144,8 +132,8 @@ def test_a_step_whose_worker_died_is_asked_again_and_a_refused_position_is_an_er
     wait_until(lambda: "crash" in answers, 5, "the step's answer")
     assert answers["crash"]["score"] == 0 and pool.test_worker.log == ["crash", "crash"]
 
-    pool.test_worker.answer_with = {"refused": "bad-move", "reason": "move 2 ('x') is illegal"}
+    pool.test_worker.answer_with = {"refused": "illegal-move", "reason": "move 2 ('x') is illegal"}
     step(runner, "refused", "A", answers)
     finish(pool, "refused")
     wait_until(lambda: "refused" in answers, 5, "the refusal")
-    assert isinstance(answers["refused"], StepRefused) and answers["refused"].code == "bad-move"
+    assert isinstance(answers["refused"], StepRefused) and answers["refused"].code == "illegal-move"

@@ -17,6 +17,7 @@ from quadrille.errors import ServiceError
 from tests.support.clock import past_the_grace
 from tests.support.databases import stored_matches
 from tests.support.waiting import wait_until
+from tests.support.stand_ins import ask_move as ask, end_search
 from tests.support.tasks import start_task
 
 
@@ -79,20 +80,9 @@ def scheduler():
     worker.finish_all()
 
 
-def ask(players, match: str, owner: str, demo: bool = False) -> None:
-    """A request for `match`; returns once it is queued or holds the worker."""
-    if demo:
-        players.test_service.demos.add(match)
-    players.admit(match, owner)
-    players.notify(match, 0, True)
-    wait_until(lambda: players._thinking.get(match, {}).get("job") is not None, 5, f"{match} queued")
-
-
 def finish(players, match: str) -> None:
     """Let the search under way (the worker's last request, which must be `match`'s) end normally."""
-    worker = players.test_worker
-    wait_until(lambda: worker.log and worker.log[-1] == match and not worker.done.is_set(), 5, f"{match}'s search")
-    worker.done.set()
+    end_search(players, match)
     wait_until(lambda: not players.thinking(match), 5, f"{match}'s move")
 
 

@@ -103,4 +103,4 @@ def test_a_persons_move_against_the_computer_is_answered_while_analyses_wait(ser
     assert position.status_code == 200, position.json()
     assert set(position.json()) >= {"eval", "best", "line"} and position.json()["line"][0] == position.json()["best"]
     bad = post(server, "/api/analysis/position", {"game": "trails", "moves": ["sideways"]})
-    assert bad.status_code == 400 and bad.json()["error"] == "bad-move"
+    assert bad.status_code == 400 and bad.json()["error"] == "illegal-move"

@@ -9,10 +9,10 @@ import copy
 
 import games
 
-from . import analysis, challenges, learn, match_schemas, matches, moderation, players, puzzles, streams
+from . import analysis, analysis_board, challenges, learn, match_schemas, matches, moderation, players, puzzles, streams
 from .common import components
 
-PIECES = (matches, players, challenges, learn, streams, moderation, analysis, puzzles)
+PIECES = (matches, players, challenges, learn, streams, moderation, analysis, analysis_board, puzzles)
 SCHEMA_PIECES = (match_schemas, players, challenges, learn, streams, puzzles)
 GAME_NAME = "x-quadrille-game-name"  # marks a string that is one of the installed games' names
 

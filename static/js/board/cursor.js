@@ -15,6 +15,17 @@
   const Board = (window.QuadrilleBoard = window.QuadrilleBoard || {});
   const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
+  // Whether a key pressed on a page with a board is the board's to take: not while typing in a field, not the
+  // Enter or space that presses a button or follows a link, not while a dialog is open, not with Ctrl, Cmd or Alt.
+  // The runner pages (tutorial.js, puzzle.js, analysis-board.js) ask it before handing a key on.
+  Board.boardKey = function boardKey(event) {
+    const t = event.target;
+    if (t.closest && t.closest("input, select, textarea")) return false;
+    if (t.closest && t.closest("button, a, summary") && (event.key === "Enter" || event.key === " ")) return false;
+    if (document.querySelector("dialog[open]")) return false;
+    return !(event.ctrlKey || event.metaKey || event.altKey);
+  };
+
   function cursor(initialLayout) {
     let layout = initialLayout;
     let col = 0;
