@@ -31,6 +31,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from ..infra.schema import account_matches_table, accounts_table, matches_table
 from ..infra.tokens import well_formed
 from . import deletion
@@ -186,7 +187,7 @@ class AccountService:
         self.check_password(new, "new password")
         if not isinstance(everywhere, bool):
             raise bad_request(_l("sign_out_everywhere must be true or false."))
-        row = self._check_own_password(account, old, _l(_l("Your current password is not that.")))
+        row = self._check_own_password(account, old, _l("Your current password is not that."))
         hashed = self._hashed(new)
         salt = self._rekey_seats(account, row.seat_salt) if everywhere else row.seat_salt
         with self.engine.begin() as conn:
@@ -216,7 +217,7 @@ class AccountService:
         its seats go to a key nobody holds, named "deleted player" (its finished games stay in the others'
         lists), and in one transaction its sessions, tokens, list of matches and rating history go, the
         services in `forgetters` forget it (its ratings, its pending challenges), and the account row goes."""
-        self._check_own_password(account, password, _l(_l("That is not your password; the account stays.")))
+        self._check_own_password(account, password, _l("That is not your password; the account stays."))
         with self.engine.begin() as conn:  # first of all, nothing of it acts any more
             self.sessions.end_all(conn, account.id)
             self.tokens.revoke_all(conn, account.id)
