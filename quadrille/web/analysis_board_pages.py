@@ -28,7 +28,7 @@ from .pages import game_assets, parse_option
 
 bp = Blueprint("analysis_board", __name__)
 
-RESERVED = ("options", "moves", "ply", "format", "game")  # query fields that are not a game's option
+RESERVED = ("options", "moves", "ply", "format", "game", "lang")  # query fields that are not a game's option (lang: the page's language)
 
 
 def query_options(game) -> dict:

@@ -32,6 +32,8 @@ def preview_svg(name):
     game = drawn(name)
     options = {}
     for key, value in request.args.items():
+        if key == "lang":  # the language of the words (quadrille/i18n/web.py), not an option
+            continue
         option = game.options.get(key)
         if option is None or option.kind == "text":
             raise bad_request(_l("unknown option '%(key)s'", key=key), "bad-options")

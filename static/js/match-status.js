@@ -5,6 +5,13 @@
   "use strict";
   const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
+  // The computer's levels in the new-game dialog's words (quadrille/catalog.py LEVEL_WORDS), by the STATE's level id.
+  const LEVELS = {
+    1: I18n.t("Easy"), 2: I18n.t("Medium"), 3: I18n.t("Hard"), classic: I18n.t("The original's opponent (AI-1)"),
+    "classic-1": I18n.t("The original's level 1"), "classic-2": I18n.t("The original's level 2"),
+    "classic-3": I18n.t("The original's level 3"), random: I18n.t("Random moves"),
+  };
+  const levelName = (seat) => LEVELS[seat.level] || seat.level_name || String(seat.level);
 
   window.Quadrille.part("status", (page) => {
     const Quadrille = window.Quadrille;
@@ -51,7 +58,7 @@
         const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
         li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
         li.append(I18n.t("{player}: ", { player: label(s.seat) }));
-        if (s.kind === "ai") li.append(I18n.t("computer ({level})", { level: s.level_name || s.level })); // "Easy"
+        if (s.kind === "ai") li.append(I18n.t("computer ({level})", { level: levelName(s) })); // "Easy"
         else if (s.taken) li.append(window.QuadrilleNames.seat(s, I18n.t("taken")));
         else li.append(I18n.t("free"));
         const rating = window.QuadrilleRatings.beside(state, s.seat); // a rated match (match-ratings.js)
