@@ -135,7 +135,7 @@ def language_headers(response):
         return response
     # the language of what was translated: a page, or an API answer's reason (the API is no-store: no Vary)
     response.headers["Content-Language"] = g.language
-    if response.mimetype == "text/html":
+    if response.mimetype in ("text/html", "image/svg+xml"):  # a page, or a picture whose label is in words
         response.vary.add("Accept-Language")
         response.vary.add("Cookie")
     return response
