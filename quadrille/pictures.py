@@ -56,7 +56,7 @@ def picture(name: str, view: dict, marks=(), legal: bool = False, label: str | N
     """An SVG picture of `view` (the engine's view of a position), with `marks` ringed; Markup, escaped. Without a
     label it says the position in the request's language (picture_labels.py)."""
     if label is None:
-        label = picture_labels.label(name, view)
+        label = picture_labels.label(module(name), view)
     return Markup(module(name).picture(view, marks=tuple(marks or ()), legal=legal, label=label, **extra))
 
 
