@@ -25,6 +25,23 @@
   }
 
   const other = (seat) => 3 - seat;
+  // The score under the board, "Blue: 2 towers", its number in bold (data-taken, as the template draws it): the
+  // whole phrase is said again, since the number decides the plural.
+  const SCORE = {
+    1: (count) => I18n.n("Blue: {count} tower", "Blue: {count} towers", count),
+    2: (count) => I18n.n("Red: {count} tower", "Red: {count} towers", count),
+  };
+  function score(span, seat, taken) {
+    const count = taken[seat - 1];
+    const text = SCORE[seat](count);
+    const number = I18n.number(count);
+    const at = text.indexOf(number);
+    const bold = document.createElement("b");
+    bold.dataset.taken = String(seat);
+    bold.textContent = number;
+    if (at < 0) span.replaceChildren(text);
+    else span.replaceChildren(text.slice(0, at), bold, text.slice(at + number.length));
+  }
 
   // Cell names as the move list says them (the STATE's move_names, games/notation.py): files a, b, … from Blue's
   // left, ranks 1, 2, … from Blue's bottom row; drawn along the board's left and bottom edges as seen on screen.
@@ -147,7 +164,7 @@
         board().classList.toggle("replaying", !isLive);
         if (oneMore && lm) animate(lm);
         board().dataset.turn = view.turn || "";
-        for (const b of area.querySelectorAll("[data-taken]")) b.textContent = view.taken[Number(b.dataset.taken) - 1];
+        for (const span of area.querySelectorAll("[data-score]")) score(span, Number(span.dataset.score), view.taken);
         const needed = area.querySelector("#towers-needed");
         if (needed) needed.textContent = towersNeededText(view.towers_needed);
       }
