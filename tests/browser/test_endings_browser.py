@@ -94,7 +94,7 @@ def test_gamma_against_the_computer_ends_on_the_full_board(live_server, new_cont
     lobby_start(page, live_server, "gamma", "ai", options=OPTIONS, level=1)
     second = match_id(page)
     my_turn_or_end(live_server, page, second)
-    assert page.is_visible("#resign")
+    page.wait_for_selector("#resign", state="visible")  # once the page knows the seat is its own
     press("#resign")
     page.wait_for_selector("#dialog[open]")
     assert "The computer wins" in page.inner_text("#dialog-text")
