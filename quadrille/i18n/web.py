@@ -126,13 +126,12 @@ def remember(response, lang: str) -> None:
 def language_headers(response):
     """The page's language for caches and the browser; a member's setting copied to this browser's cookie
     (after a login on a new device the pages of the logged-out moments after speak it too)."""
-    if "language" not in g:
-        return response
-    # the language of what was translated: a page, or an API answer's reason (the API is no-store: no Vary)
-    response.headers["Content-Language"] = g.language
-    if response.mimetype == "text/html":
-        response.vary.add("Accept-Language")
-        response.vary.add("Cookie")
+    if "language" in g:
+        # the language of what was translated: a page, or an API answer's reason (the API is no-store: no Vary)
+        response.headers["Content-Language"] = g.language
+        if response.mimetype == "text/html":
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
     account = g.get("account")
     chosen = getattr(account, "language", None) if account is not None else None
     if chosen and request.cookies.get(COOKIE) != chosen and response.status_code < 400:
