@@ -31,6 +31,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError, bad_request
+from ..i18n.words import _l
 from ..infra.schema import account_matches_table, accounts_table, matches_table
 from ..infra.tokens import well_formed
 from . import deletion
@@ -254,7 +255,6 @@ class AccountService:
 
     def set_language(self, account_id: int, language) -> str | None:
         """The language the member's pages speak (a shipped language's code), or None to follow the browser."""
-        from ..i18n import _l
         from ..i18n.languages import LANGUAGES
         if language is not None and language not in LANGUAGES:
             raise bad_request(_l("language must be one of %(codes)s, or null.", codes=", ".join(LANGUAGES)),

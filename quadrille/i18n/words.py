@@ -35,6 +35,7 @@ class Words(str):
         from flask_babel import gettext, ngettext
         params = {key: translated(value) if isinstance(value, Words) else value for key, value in self.params.items()}
         if self.plural is not None:
+            params.pop("num", None)  # Flask-Babel's ngettext fills %(num)d itself
             return ngettext(self.msgid, self.plural, self.num, **params)
         return gettext(self.msgid, **params)
 

@@ -167,3 +167,6 @@ def test_marked_words_are_english_strings_until_a_door_translates_them(app):
     assert translated(_l("There is no such match.")) == "There is no such match."  # no request: English
     with app.test_request_context("/?lang=pl"):
         assert translated(_l("There is no such match.")) == in_language("pl", "There is no such match.")
+        wait = _ln("Too many failed logins for this name; try again in %(num)d second.",
+                   "Too many failed logins for this name; try again in %(num)d seconds.", 5)
+        assert translated(wait) == "Zbyt wiele nieudanych logowań na tę nazwę; spróbuj ponownie za 5 sekund."

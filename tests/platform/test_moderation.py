@@ -247,7 +247,7 @@ def test_0012_downgrades_and_upgrades_again_keeping_the_accounts(empty_database)
     from quadrille.infra.engine import database_url, make_engine
     engine = make_engine(database_url(empty_database))
     try:
-        assert migrate.upgrade(engine, "head")[-1] == "0012"
+        assert migrate.upgrade(engine, "0012")[-1] == "0012"
         with engine.begin() as conn:
             conn.execute(text("INSERT INTO accounts (name, name_key, password_hash, seat_salt, created, name_skeleton,"
                               " banned) VALUES ('ann', 'ann', 'h', 's', 1.0, 'ann', 2.0)"))
@@ -258,7 +258,7 @@ def test_0012_downgrades_and_upgrades_again_keeping_the_accounts(empty_database)
             columns = {c["name"] for c in inspect(conn).get_columns("accounts")}
             assert not {"banned", "muted", "moderator"} & columns
             assert not {"reports", "moderation_log"} & set(inspect(conn).get_table_names())
-        assert migrate.upgrade(engine, "head") == ["0012"]
+        assert migrate.upgrade(engine, "0012") == ["0012"]
         with engine.connect() as conn:
             row = conn.execute(text("SELECT name, banned, moderator FROM accounts")).one()
         assert (row.name, row.banned, bool(row.moderator)) == ("ann", None, False)
