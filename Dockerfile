@@ -19,7 +19,6 @@ RUN pip install --no-cache-dir -c constraints.txt ".[${EXTRAS}]" && rm -rf build
 COPY app.py ./
 COPY templates templates
 COPY static static
-COPY babel.cfg ./
 # The translations' .mo files and the browser's catalogs (static/i18n/), built from the .po files
 # (docs/translating.md); then the static files, those among them, compressed.
 RUN python -m quadrille.i18n compile

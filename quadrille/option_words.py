@@ -7,24 +7,30 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from flask_babel import gettext as _
-
 import games
 
 from .catalog import words as game_words
 from .i18n.translations import request_language
+from .i18n.words import N_
 
-STANDARD = "standard options"  # said in the request's language: _(STANDARD)
+
+def _said(words: str) -> str:
+    """These few words in the request's language (English outside a request)."""
+    from .i18n import translated
+    return translated(words)
+
+STANDARD = N_("standard options")
+YES, NO, NONE = N_("yes"), N_("no"), N_("none")
 
 
 def describe(name: str, options: dict | None) -> str:
-    """The options of a game of `name` in the dialog's words (STANDARD when nothing differs), in the request's
-    language (catalog.words and the marks below translate them)."""
-    return _described(name, json.dumps(options or {}, sort_keys=True), request_language() or "en")
+    """The options of a game of `name` in the dialog's words, in the request's language (STANDARD when nothing
+    differs)."""
+    return _described(name, json.dumps(options or {}, sort_keys=True), request_language())
 
 
-@lru_cache(maxsize=1024)  # a list of 200 games says the same few options again and again
-def _described(name: str, options_key: str, language: str) -> str:  # language: part of the cache's key
+@lru_cache(maxsize=1024)  # a list of 200 games says the same few options again and again (per language)
+def _described(name: str, options_key: str, language: str | None) -> str:
     options = json.loads(options_key)
     game = games.get(name)
     try:
@@ -38,7 +44,7 @@ def _described(name: str, options_key: str, language: str) -> str:  # language: 
     standard = _normal(game, {})
     parts = [_phrase(game, said.get("options", {}).get(key, {}), key, value)
              for key, value in normal.items() if value != standard.get(key)]
-    return "; ".join(parts) or _("standard options")
+    return "; ".join(parts) or _said(STANDARD)
 
 
 def _normal(game, options: dict) -> dict:
@@ -56,11 +62,9 @@ def _phrase(game, said: dict, key: str, value) -> str:
     label = said.get("label") or game.options[key].help or key
     values = said.get("values", {})
     if isinstance(value, bool):
-        said_value = _("yes") if value else _("no")
-        return f"{label}: {said_value}"
+        return f"{label}: {_said(YES) if value else _said(NO)}"
     if isinstance(value, list):
         chosen = [values.get(str(v), str(v)).rstrip(".") for v in value]
-        listed = "; ".join(chosen) if chosen else _("none")
-        return f"{label}: {listed}"
+        return f"{label}: {'; '.join(chosen) if chosen else _said(NONE)}"
     unit = said.get("unit")
     return f"{label}: {values.get(str(value), value)}{' ' + unit if unit else ''}"

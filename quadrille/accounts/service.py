@@ -255,7 +255,6 @@ class AccountService:
 
     def set_language(self, account_id: int, language) -> str | None:
         """The language the member's pages speak (a shipped language's code), or None to follow the browser."""
-        from ..i18n import _l
         from ..i18n.languages import LANGUAGES
         if language is not None and language not in LANGUAGES:
             raise bad_request(_l("language must be one of %(codes)s, or null.", codes=", ".join(LANGUAGES)),

@@ -124,7 +124,7 @@ class Absence:
         self._refuse_never(match, seat, entry)
         ready = [s for s, e in gone.items() if e["claimable_in"] <= 0]
         if not ready:
-            raise _too_early(match, seat, entry, _l("claim"))
+            raise _too_early(match, seat, entry, "claim")
         return sorted(ready)
 
     def check_hand_over(self, match, seat: int, away: list[dict]) -> None:
@@ -136,7 +136,7 @@ class Absence:
             return  # the caller's presence check refuses a player who is here
         self._refuse_never(match, seat, entry)
         if match.clock is not None and entry["claimable_in"] > 0:
-            raise _too_early(match, seat, entry, _l("computer"))
+            raise _too_early(match, seat, entry, "computer")
 
     @staticmethod
     def _refuse_never(match, seat: int, entry: dict) -> None:
