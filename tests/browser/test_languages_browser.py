@@ -50,8 +50,9 @@ def test_the_browser_s_language_is_followed_and_the_javascript_speaks_it(live_se
     })""")
     assert said["locale"] == "pl" and said["number"] == "1234,5"  # Polish writes no separator under 10 000
     assert said["duration"].startswith("2") and "5" in said["duration"]
-    # untranslated yet: the English of the code, with the count and the name filled in
-    assert (said["one"], said["five"], said["filled"]) == ("1 move", "5 moves", "Ala resigned")
+    # the catalog's Polish forms chosen by the count; a string no catalog holds falls back to the code's English,
+    # its name filled in
+    assert (said["one"], said["five"], said["filled"]) == ("1 ruch", "5 ruchów", "Ala resigned")
     assert said["plural"] == "many"
     english = new_context(locale="en-US").new_page()
     english.goto(live_server.url + "/rules/towers?lang=es")  # an embed's or a link's ?lang= wins
