@@ -19,6 +19,9 @@ RUN pip install --no-cache-dir -c constraints.txt ".[${EXTRAS}]" && rm -rf build
 COPY app.py ./
 COPY templates templates
 COPY static static
+# The translations' .mo files and the browser's catalogs (static/i18n/), built from the .po files
+# (docs/translating.md); then the static files, those among them, compressed.
+RUN python -m quadrille.i18n compile
 # Compress the static files once, here, rather than at every start (quadrille/web/assets.py).
 RUN python -c "from quadrille.web.assets import main; main()" >/dev/null
 # The server runs as a user of its own, which owns nothing but the database volume.

@@ -53,6 +53,8 @@ from .web import (assets, game_files, http_api, inbox, pages, player_pages, play
                   security, sessions, sockets, tutorial_pages)
 from .web import analysis_board_pages
 from .web import refusal_log
+from .i18n import web as i18n_web
+from .i18n import _l, translated
 from .web.links import public_url
 from .web.socket_context import LeanSocketIO
 from .web.socket_tokens import SocketTokens
@@ -280,6 +282,7 @@ def create_app(config: dict | None = None) -> Flask:
     security.install(app)
     moderation_api.install(app)
     game_files.install(app)
+    i18n_web.install(app)  # Flask-Babel and the request's language; builds missing catalogs before the assets
     assets.install(app, game_files.static_mounts())
     register_error_handlers(app)
     # 429s and CSRF refusals counted and summed up once a minute, not logged one line each (web/refusal_log.py).
@@ -319,14 +322,15 @@ def register_error_handlers(app: Flask) -> None:
     def service_error(exc: ServiceError):
         if wants_json():
             return jsonify(exc.to_dict()), exc.status
-        return render_template("error.html", reason=exc.reason), exc.status
+        return render_template("error.html", reason=translated(exc.reason)), exc.status
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         words = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large", 400: "bad-request",
                  415: "unsupported-media-type", 429: "rate-limited"}
-        reason = {413: "The request is too large.", 404: "There is no such page.",
-                  429: "Too many requests from your address; wait a little and try again."}.get(exc.code, exc.description)
+        reason = translated({413: _l("The request is too large."), 404: _l("There is no such page."),
+                             429: _l("Too many requests from your address; wait a little and try again.")}
+                            .get(exc.code, exc.description))
         if wants_json():
             answer = jsonify({"error": words.get(exc.code, "http-error"), "reason": reason}), exc.code
         else:
@@ -341,7 +345,7 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(exc: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
-        reason = "Something went wrong on the server; nothing was changed."
+        reason = translated(_l("Something went wrong on the server; nothing was changed."))
         if wants_json():
             return jsonify({"error": "server-error", "reason": reason}), 500
         return render_template("error.html", reason=reason), 500

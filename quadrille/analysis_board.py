@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import games
 
 from .errors import ServiceError, bad_request
+from .i18n import _l, _ln
 from .matches.records import RECORD_FORMAT
 from .matches.seating import within_form
 from .analysis.service import under_way_online
@@ -45,7 +46,7 @@ class Position:
 
 def game_named(name) -> games.Game:
     if not isinstance(name, str) or name not in games.names():
-        raise bad_request("game must be one of: " + ", ".join(games.names()) + ".", "unknown-game")
+        raise bad_request(_l("game must be one of: %(choices)s.", choices=", ".join(games.names())), "unknown-game")
     return games.get(name)
 
 
@@ -53,7 +54,7 @@ def checked_options(game: games.Game, options) -> dict:
     """The options, normalised, within what this server offers (the new-game form's ranges)."""
     options = {} if options is None else options
     if not isinstance(options, dict):
-        raise bad_request("options must be an object.", "bad-options")
+        raise bad_request(_l("options must be an object."), "bad-options")
     try:
         return game.normalise(within_form(game, dict(options)))
     except (ValueError, TypeError) as exc:
@@ -64,12 +65,13 @@ def checked_moves(game: games.Game, options: dict, moves) -> list[str]:
     """The moves as a list of strings, no longer than a real game with these options can be."""
     moves = [] if moves is None else moves
     if not isinstance(moves, list) or not all(isinstance(m, str) and 0 < len(m) <= MAX_MOVE for m in moves):
-        raise bad_request(f"moves must be a list of the game's move strings (each 1 to {MAX_MOVE} characters).",
+        raise bad_request(_l("moves must be a list of the game's move strings (each 1 to %(most)d characters).", most=MAX_MOVE),
                           "bad-moves")
     limit = game.move_limit(options)
     if len(moves) > limit:
-        raise bad_request(f"This line has {len(moves)} moves; a game of {game.title} with these options lasts at "
-                          f"most {limit}.", "too-many-moves")
+        raise bad_request(_ln("This line has %(num)d moves; a game of %(game)s with these options lasts at most %(limit)d.",
+                              "This line has %(num)d moves; a game of %(game)s with these options lasts at most %(limit)d.",
+                              len(moves), game=game.title, limit=limit), "too-many-moves")
     return moves
 
 
@@ -90,8 +92,8 @@ def from_record(record: dict, ply=None) -> tuple[str, dict, list[str], int]:
     """A match's line (its record, matches/records.py) for the board: its game, options, moves and the ply to
     show (default: the end). 409 game-in-progress for an online game under way."""
     if under_way_online(record):
-        raise ServiceError(409, "game-in-progress", "This game is still being played online: it can be analysed "
-                                                    "once it is over.")
+        raise ServiceError(409, "game-in-progress", _l("This game is still being played online: it can be analysed "
+                                                       "once it is over."))
     moves = list(record["moves"])
     return record["game"], dict(record["options"]), moves, shown_ply(ply, len(moves))
 
@@ -103,9 +105,9 @@ def shown_ply(ply, length: int) -> int:
     try:
         value = int(ply)
     except (TypeError, ValueError):
-        raise bad_request("ply must be a whole number of moves.", "bad-ply")
+        raise bad_request(_l("ply must be a whole number of moves."), "bad-ply")
     if not 0 <= value <= length:
-        raise bad_request(f"ply must be from 0 to {length}.", "bad-ply")
+        raise bad_request(_l("ply must be from 0 to %(last)d.", last=length), "bad-ply")
     return value
 
 
@@ -140,5 +142,6 @@ def export(position: Position, extension: str) -> tuple[str, str, str]:
         return f"quadrille-{game.name}-analysis.json", "application/json", json.dumps(record, indent=1)
     fmt = game.formats.get(extension)
     if fmt is None:
-        raise ServiceError(404, "not-found", f"{game.title} lines are not saved as .{extension} files.")
+        raise ServiceError(404, "not-found", _l("%(game)s lines are not saved as .%(extension)s files.", game=game.title,
+                                                extension=extension))
     return f"quadrille-{game.name}-analysis.{extension}", "text/plain", fmt.dump(position.line.board)

@@ -9,6 +9,9 @@ from pathlib import Path
 
 import games
 
+from .i18n import translated
+from .i18n.words import N_
+
 
 def installed_games() -> list:
     """The games whose engine imports, in the registry's order (the lobby's); a half-built engine must not
@@ -35,14 +38,31 @@ def _data(name: str, what: str) -> dict:
     return _json(games.package(name), str(games.folder(name)), what)
 
 
+@lru_cache(maxsize=None)
+def _translated(package: str, folder: str, what: str, language: str) -> dict:
+    from .i18n import game_json, translations
+    return game_json.translated(_json(package, folder, what), translations.for_language(language).gettext)
+
+
+def _in_language(name: str, what: str) -> dict:
+    """A data file in the request's language (English outside a request): its texts through the `games`
+    catalog (quadrille/i18n/game_json.py), translated once per language and process."""
+    from .i18n.translations import request_language
+    language = request_language()
+    if language is None:
+        return _data(name, what)
+    return _translated(games.package(name), str(games.folder(name)), what, language)
+
+
 def words(name: str) -> dict:
-    """What the lobby and the new-game dialog say of a game (its words.json); {} for a game without one."""
-    return _data(name, "words")
+    """What the lobby and the new-game dialog say of a game (its words.json), in the request's language; {} for
+    a game without one."""
+    return _in_language(name, "words")
 
 
 def tutorial(name: str) -> dict:
-    """A game's tutorial (its tutorial.json); {} for a game without one."""
-    return _data(name, "tutorial")
+    """A game's tutorial (its tutorial.json), in the request's language; {} for a game without one."""
+    return _in_language(name, "tutorial")
 
 
 def static_folder(name: str) -> Path:
@@ -67,19 +87,24 @@ def computer_levels(name: str) -> list[dict]:
 
 # The computer's levels in the words of the lobby's new-game dialog ("Computer strength"), used wherever a page
 # names a level: the dialog, the match page's seats and its hand-over choice, the STATE's seats (level_name).
-LEVEL_WORDS = {1: "Easy", 2: "Medium", 3: "Hard", "classic": "The original's opponent (AI-1)",
-               "classic-1": "The original's level 1", "classic-2": "The original's level 2",
-               "classic-3": "The original's level 3", "random": "Random moves"}
+# They are marked for translation (N_): a page says them in the reader's language (level_words, in a request);
+# the STATE's level_name stays English (every viewer gets the same STATE) and static/js/match-status.js names the
+# level in the page's language by its id.
+LEVEL_WORDS = {1: N_("Easy"), 2: N_("Medium"), 3: N_("Hard"), "classic": N_("The original's opponent (AI-1)"),
+               "classic-1": N_("The original's level 1"), "classic-2": N_("The original's level 2"),
+               "classic-3": N_("The original's level 3"), "random": N_("Random moves")}
 
 
 def level_name(level) -> str:
-    """A computer level in the dialog's words ("Easy", "The original's level 3")."""
+    """A computer level in the dialog's words ("Easy", "The original's level 3"), in English."""
     return LEVEL_WORDS.get(level, str(level))
 
 
 def level_words(name: str) -> list[dict]:
-    """The computer opponents a game offers, each {"id", "label"} in the dialog's words."""
-    return [{"id": lv["id"], "label": LEVEL_WORDS.get(lv["id"], lv["label"])} for lv in computer_levels(name)]
+    """The computer opponents a game offers, each {"id", "label"} in the dialog's words, in the request's
+    language."""
+    return [{"id": lv["id"], "label": translated(LEVEL_WORDS.get(lv["id"], lv["label"]))}
+            for lv in computer_levels(name)]
 
 
 def describe(game) -> dict:

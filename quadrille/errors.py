@@ -1,5 +1,12 @@
-"""The one error type the doors turn into JSON: {"error": <machine word>, "reason": <sentence>}."""
+"""The one error type the doors turn into JSON: {"error": <machine word>, "reason": <sentence>}.
+
+The reason is written in English where the error is raised, marked for translation (`_l`, quadrille/i18n/words.py),
+and translated into the request's language by the door that answers (`to_dict`, the error pages); the `error`
+code never changes with the language.
+"""
 from __future__ import annotations
+
+from .i18n.words import _l, translated
 
 
 class ServiceError(Exception):
@@ -11,12 +18,13 @@ class ServiceError(Exception):
         self.extra = extra
 
     def to_dict(self) -> dict:
-        return {"error": self.error, "reason": self.reason, **self.extra}
+        """The answer a door sends, its reason in the language of the request at hand."""
+        return {"error": self.error, "reason": translated(self.reason), **self.extra}
 
 
 def bad_request(reason: str, error: str = "bad-request") -> ServiceError:
     return ServiceError(400, error, reason)
 
 
-def not_found(what: str = "match") -> ServiceError:
-    return ServiceError(404, "not-found", f"There is no such {what}.")
+def not_found() -> ServiceError:
+    return ServiceError(404, "not-found", _l("There is no such match."))

@@ -34,6 +34,7 @@ from typing import Callable
 import icu
 
 from .errors import bad_request
+from .i18n.words import _l
 
 MAX_SEAT_NAME = 40                                # characters of a seat's name, after normalising
 SEAT_ERROR = "bad-request"                        # a seat name's refusal, as the match API has always said
@@ -85,25 +86,26 @@ def reserved(name: str) -> bool:
     return key(name) in RESERVED_KEYS
 
 
-def seat_name(value, looks_like_account: Callable[[str], bool] | None = None, what: str = "player name") -> str | None:
+def seat_name(value, looks_like_account: Callable[[str], bool] | None = None) -> str | None:
     """A seat's player name as a guest typed it, normalised; None when none was given. 400 `bad-request` (as every malformed field of a match request) when it
     is not text, too long, has an invisible or control character, is one of the site's words, or
     (`looks_like_account(key)` true) looks like an account's name."""
     if value is None or value == "":
         return None
     if not isinstance(value, str):
-        raise bad_request(f"The {what} must be text.", SEAT_ERROR)
+        raise bad_request(_l("The player name must be text."), SEAT_ERROR)
     name = normalise(value)
     if not name or len(name) > MAX_SEAT_NAME:
-        raise bad_request(f"The {what} must be 1 to {MAX_SEAT_NAME} characters.", SEAT_ERROR)
+        raise bad_request(_l("The player name must be 1 to %(most)d characters.", most=MAX_SEAT_NAME), SEAT_ERROR)
     if any(invisible(char) for char in name):
-        raise bad_request(f"The {what} has an invisible or control character; type letters, digits and "
-                          "punctuation only.", SEAT_ERROR)
+        raise bad_request(_l("The player name has an invisible or control character; type letters, digits and "
+                             "punctuation only."), SEAT_ERROR)
     if reserved(name):
-        raise bad_request(f"{name!r} is a word the site uses itself; choose another {what}.", SEAT_ERROR)
+        raise bad_request(_l("'%(name)s' is a word the site uses itself; choose another player name.",
+                             name=name), SEAT_ERROR)
     if looks_like_account is not None and looks_like_account(key(name)):
-        raise bad_request(f"{name!r} is, or looks like, the name of a player with an account; choose another "
-                          f"{what} (or log in, if it is yours).", SEAT_ERROR)
+        raise bad_request(_l("'%(name)s' is, or looks like, the name of a player with an account; choose another "
+                             "player name (or log in, if it is yours).", name=name), SEAT_ERROR)
     return name
 
 
@@ -112,7 +114,8 @@ def account_name(name) -> str:
     (That it looks like no other account's name is the accounts table's unique `name_skeleton`, which holds
     `key(name)`.) 400 `bad-name` otherwise."""
     if not isinstance(name, str) or not ACCOUNT_NAME.fullmatch(name):
-        raise bad_request("A user name has 2 to 20 characters: letters, digits, - and _.", "bad-name")
+        raise bad_request(_l("A user name has 2 to 20 characters: letters, digits, - and _."), "bad-name")
     if reserved(name):
-        raise bad_request(f"{name!r} is a word the site uses itself; choose another user name.", "bad-name")
+        raise bad_request(_l("'%(name)s' is a word the site uses itself; choose another user name.",
+                             name=name), "bad-name")
     return name

@@ -10,17 +10,27 @@ from functools import lru_cache
 import games
 
 from .catalog import words as game_words
+from .i18n.translations import request_language
+from .i18n.words import N_
 
-STANDARD = "standard options"
+
+def _said(words: str) -> str:
+    """These few words in the request's language (English outside a request)."""
+    from .i18n import translated
+    return translated(words)
+
+STANDARD = N_("standard options")
+YES, NO, NONE = N_("yes"), N_("no"), N_("none")
 
 
 def describe(name: str, options: dict | None) -> str:
-    """The options of a game of `name` in the dialog's words (STANDARD when nothing differs)."""
-    return _described(name, json.dumps(options or {}, sort_keys=True))
+    """The options of a game of `name` in the dialog's words, in the request's language (STANDARD when nothing
+    differs)."""
+    return _described(name, json.dumps(options or {}, sort_keys=True), request_language())
 
 
-@lru_cache(maxsize=1024)  # a list of 200 games says the same few options again and again
-def _described(name: str, options_key: str) -> str:
+@lru_cache(maxsize=1024)  # a list of 200 games says the same few options again and again (per language)
+def _described(name: str, options_key: str, language: str | None) -> str:
     options = json.loads(options_key)
     game = games.get(name)
     try:
@@ -34,7 +44,7 @@ def _described(name: str, options_key: str) -> str:
     standard = _normal(game, {})
     parts = [_phrase(game, said.get("options", {}).get(key, {}), key, value)
              for key, value in normal.items() if value != standard.get(key)]
-    return "; ".join(parts) or STANDARD
+    return "; ".join(parts) or _said(STANDARD)
 
 
 def _normal(game, options: dict) -> dict:
@@ -52,9 +62,9 @@ def _phrase(game, said: dict, key: str, value) -> str:
     label = said.get("label") or game.options[key].help or key
     values = said.get("values", {})
     if isinstance(value, bool):
-        return f"{label}: {'yes' if value else 'no'}"
+        return f"{label}: {_said(YES) if value else _said(NO)}"
     if isinstance(value, list):
         chosen = [values.get(str(v), str(v)).rstrip(".") for v in value]
-        return f"{label}: {'; '.join(chosen) if chosen else 'none'}"
+        return f"{label}: {'; '.join(chosen) if chosen else _said(NONE)}"
     unit = said.get("unit")
     return f"{label}: {values.get(str(value), value)}{' ' + unit if unit else ''}"

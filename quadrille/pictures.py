@@ -2,7 +2,7 @@
 tutorials' boards, drawn by each game's games/<name>/picture.py from positions reached by real moves.
 
 Pure: no Flask here, only the engines and Jinja's markupsafe (a picture is escaped text a template may print as
-it is).
+it is); the pictures' words come from picture_labels.py, in the request's language when there is one.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 import games
 
-from . import catalog
+from . import catalog, picture_labels
 
 
 def names() -> list[str]:
@@ -53,14 +53,17 @@ def position(name: str, options: dict | None = None, moves=()) -> object:
 
 # -- pictures --------------------------------------------------------------------------------------------
 def picture(name: str, view: dict, marks=(), legal: bool = False, label: str | None = None, **extra) -> Markup:
-    """An SVG picture of `view` (the engine's view of a position), with `marks` ringed; Markup, escaped."""
+    """An SVG picture of `view` (the engine's view of a position), with `marks` ringed; Markup, escaped. Without a
+    label it says the position in the request's language (picture_labels.py)."""
+    if label is None:
+        label = picture_labels.label(module(name), view)
     return Markup(module(name).picture(view, marks=tuple(marks or ()), legal=legal, label=label, **extra))
 
 
 @lru_cache(maxsize=512)
-def _preview(name: str, options_key: str, moves: tuple) -> str:
+def _preview(name: str, options_key: str, moves: tuple, language: str) -> str:
     board = _replayed(name, options_key, moves)
-    return str(picture(name, board.view()))
+    return str(picture(name, board.view()))  # `language` keys the cache: the label is in the page's language
 
 
 def preview(name: str, options: dict | None = None, moves=()) -> Markup:
@@ -68,7 +71,7 @@ def preview(name: str, options: dict | None = None, moves=()) -> Markup:
     cached per options. ValueError for options the engine refuses."""
     game = games.get(name)
     normal = game.normalise(options or {})
-    return Markup(_preview(name, _key(normal), tuple(moves)))
+    return Markup(_preview(name, _key(normal), tuple(moves), picture_labels.language()))
 
 
 def tile_picture(name: str) -> Markup:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import games
 
+from .i18n import _l
 from .pictures import module as picture_module
 
 
@@ -46,7 +47,8 @@ def replay(name: str, options: dict, moves) -> Line:
         except games.IllegalMove as exc:
             detail = getattr(exc, "detail", None)
             reason = exc.reason + (f": {detail}" if detail else "")
-            raise BadLine(f"Move {i + 1} ({move}) is not allowed: {reason}", "illegal-move", ply=i + 1) from None
+            raise BadLine(_l("Move %(ply)d (%(move)s) is not allowed: %(reason)s", ply=i + 1, move=move, reason=reason),
+                          "illegal-move", ply=i + 1) from None
         movers.append(seat)
     return Line(board, movers)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import games
 
+from .i18n import _l
 from . import catalog
 from .pictures import mark_attrs, position
 from .position_state import position_state
@@ -81,11 +82,11 @@ def attempt(name: str, index: int, move: str) -> dict:
                 "states": states, "state": states[-1]}
     hint = s.get("hint", "")
     if move in board.legal_moves():
-        return {"verdict": "other", "reason": "That move is allowed, but it is not the one this step asks for.",
+        return {"verdict": "other", "reason": _l("That move is allowed, but it is not the one this step asks for."),
                 "hint": hint}
     try:
         board.push(move)
     except games.IllegalMove as exc:
         detail = getattr(exc, "detail", None)
         return {"verdict": "illegal", "reason": exc.reason + (f": {detail}" if detail else ""), "hint": hint}
-    return {"verdict": "other", "reason": "That move is not the one this step asks for.", "hint": hint}
+    return {"verdict": "other", "reason": _l("That move is not the one this step asks for."), "hint": hint}

@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 source scripts/venv.sh
 use_venv
 install_into_venv -e .
+python -m quadrille.i18n compile  # the translations' .mo files and the browser's catalogs (docs/translating.md)
 extras=$(python -c 'import sys, app; print(",".join(app.extras_wanted(sys.argv[1:])))' "$@")
 if [ -n "$extras" ]; then
   install_into_venv -e ".[$extras]"

@@ -15,6 +15,7 @@ source scripts/venv.sh
 use_venv
 # The versions tested are pinned in constraints.txt (pip-compile --upgrade --extra test; see README).
 install_into_venv -e ".[test]"
+python -m quadrille.i18n compile  # the translations' .mo files and the browser's catalogs (docs/translating.md)
 
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
   sudo_=""; [ "$(id -u)" -eq 0 ] || sudo_="sudo"

@@ -268,8 +268,13 @@ SKIP_SLACK = 100   # moves beyond the structural bound of _longest: rounds where
 
 # What players call each seat: the colours games/gamma/static/gamma.css draws them in (a colour-blind-safe palette of
 # 16, each field also marked with its player's letter). Beyond 16 players a seat is "Player N".
-COLOUR_NAMES = ("Blue", "Orange", "Pink", "Sky", "Red", "Yellow", "Indigo", "Wine", "Teal", "Olive",
-                "Purple", "Brown", "Sand", "Black", "Grey", "Rose")
+def N_(word: str) -> str:
+    """A word marked for the `games` catalog (babel.cfg), said in the player's language where it is shown."""
+    return word
+
+
+COLOUR_NAMES = (N_("Blue"), N_("Orange"), N_("Pink"), N_("Sky"), N_("Red"), N_("Yellow"), N_("Indigo"), N_("Wine"),
+                N_("Teal"), N_("Olive"), N_("Purple"), N_("Brown"), N_("Sand"), N_("Black"), N_("Grey"), N_("Rose"))
 
 
 def _seat_names(options: dict) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from games.svg import grid_path, n, rect, svg
+from games.svg import _l, _ln, grid_path, n, rect, svg
 
 CELL = 10
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -38,11 +38,19 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None,
     body.append(grid_path(w, h, CELL))
     for x, y in marks:
         body.append(rect(x * CELL + .8, (top - y) * CELL + .8, CELL - 1.6, CELL - 1.6, "pic-mark"))
-    if label is None:
-        taken = sum(1 for row in view["cells"] for v in row if v)
-        label = (f"Gamma board, {w} by {h}, for {view['players']} players"
-                 + (f": {taken} field{'s' if taken != 1 else ''} taken" if taken else ", empty"))
-    return svg(w * CELL, h * CELL, "".join(body), label, "pic-gamma")
+    return svg(w * CELL, h * CELL, "".join(body), label if label is not None else label_words(view), "pic-gamma")
+
+
+def label_words(view: dict):
+    """What the picture says to a screen reader (games/svg.py Words: English, translated by the server)."""
+    w, h = view["width"], view["height"]
+    taken = sum(1 for row in view["cells"] for v in row if v)
+    if not taken:
+        return _l("Gamma board, %(width)d by %(height)d, for %(players)d players, empty", width=w, height=h,
+                  players=view["players"])
+    return _ln("Gamma board, %(width)d by %(height)d, for %(players)d players: %(num)d field taken",
+               "Gamma board, %(width)d by %(height)d, for %(players)d players: %(num)d fields taken", taken,
+               width=w, height=h, players=view["players"])
 
 
 def mark_attrs(mark) -> dict:

@@ -31,6 +31,13 @@ COLORS = {
     "white": (1.0, 1.0, 1.0),
 }
 
+# The colours' names as the sides are called (capitalised: "Blue"), marked for the `games` catalog (babel.cfg).
+def N_(word: str) -> str:
+    return word
+
+
+COLOR_NAMES = (N_("Red"), N_("Orange"), N_("Yellow"), N_("Green"), N_("Cyan"), N_("Blue"), N_("Magenta"), N_("White"))
+
 SIMPLE, CAPTURE, RETURN = 0, 1, 2
 _POS_RE = re.compile(r"^B:([^;]*);T:([^;]*);benchB:(\d+);benchT:(\d+)$")
 

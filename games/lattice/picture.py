@@ -10,7 +10,7 @@ import re
 
 from markupsafe import escape
 
-from games.svg import n, rect, svg
+from games.svg import _l, n, rect, svg
 
 CELL = 10
 GAP = 6
@@ -42,10 +42,15 @@ def _colours(view: dict) -> str:
 def _label(view: dict, label: str | None) -> str:
     if label is not None:
         return label
-    w, h, lv = view["grid"]
+    return label_words(view)
+
+
+def label_words(view: dict):
+    """What the picture says to a screen reader (games/svg.py Words: English, translated by the server)."""
+    w, h, levels = view["grid"]
     b, t = view["on_board"]
-    return (f"Lattice Checkers, a {w} by {h} by {lv} lattice: B's {b} pieces from level 1 upwards, "
-            f"T's {t} from level {lv} downwards")
+    return _l("Lattice Checkers, a %(width)d by %(height)d by %(levels)d lattice: B's %(b)d pieces from level 1 "
+              "upwards, T's %(t)d from level %(levels)d downwards", width=w, height=h, levels=levels, b=b, t=t)
 
 
 def _targets(view: dict) -> set:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from games.svg import n, rect, svg
+from games.svg import _l, n, rect, svg
 
 CELL = 10
 CROWN = "m-3 1.6-.6-3.4 1.9 1.3 1.7-2.6 1.7 2.6 1.9-1.3-.6 3.4z"  # centred on (0, 0)
@@ -37,10 +37,13 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None)
             body.append(f'<text class="pic-height" x="{n(cx + 2.6)}" y="{n(cy + 4.4)}">{t["height"]}</text>')
     for x, y in marks:
         body.append(rect(x * CELL + .8, y * CELL + .8, CELL - 1.6, CELL - 1.6, "pic-mark"))
-    if label is None:
-        label = (f"Towers board, {size} by {size}: Red's pawns at the top, Blue's at the bottom, "
-                 "each master marked with a crown")
-    return svg(side, side, "".join(body), label, "pic-towers")
+    return svg(side, side, "".join(body), label if label is not None else label_words(view), "pic-towers")
+
+
+def label_words(view: dict):
+    """What the picture says to a screen reader (games/svg.py Words: English, translated by the server)."""
+    return _l("Towers board, %(size)d by %(size)d: Red's pawns at the top, Blue's at the bottom, each master "
+              "marked with a crown", size=view["size"])
 
 
 def mark_attrs(mark) -> dict:

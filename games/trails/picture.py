@@ -4,7 +4,7 @@ Cells are (row, column) from the top-left, as in the view; a mark is [row, colum
 """
 from __future__ import annotations
 
-from games.svg import grid_path, n, rect, svg
+from games.svg import _ln, grid_path, n, rect, svg
 
 CELL = 10
 TOWER = "m2.5 8.2h5v-1h-.8l-.5-3.6h.9v-2h-1v.9h-.9v-.9h-1v.9h-.9v-.9h-1v2h.9l-.5 3.6h-.8z"  # a rook, in a 10x10 cell
@@ -32,11 +32,16 @@ def picture(view: dict, marks=(), legal: bool = False, label: str | None = None)
     body.append(grid_path(size, size, CELL))
     for r, c in marks:
         body.append(rect(c * CELL + 1, r * CELL + 1, CELL - 2, CELL - 2, "pic-mark"))
-    if label is None:
-        towers = sum(row.count("T") for row in view["cells"])
-        label = (f"Trails and Towers board, {size} by {size}: Blue's trail from the top-left corner, Red's from the "
-                 f"bottom-right, {towers} tower{'s' if towers != 1 else ''} standing")
-    return svg(side, side, "".join(body), label, "pic-trails")
+    return svg(side, side, "".join(body), label if label is not None else label_words(view), "pic-trails")
+
+
+def label_words(view: dict):
+    """What the picture says to a screen reader (games/svg.py Words: English, translated by the server)."""
+    towers = sum(row.count("T") for row in view["cells"])
+    return _ln("Trails and Towers board, %(size)d by %(size)d: Blue's trail from the top-left corner, Red's from "
+               "the bottom-right, %(num)d tower standing",
+               "Trails and Towers board, %(size)d by %(size)d: Blue's trail from the top-left corner, Red's from "
+               "the bottom-right, %(num)d towers standing", towers, size=view["size"])
 
 
 def mark_attrs(mark) -> dict:

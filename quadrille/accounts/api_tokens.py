@@ -14,6 +14,7 @@ from typing import Callable
 from sqlalchemy import delete, func, insert, select, update
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, _ln
 from ..infra.schema import accounts_table, api_tokens_table
 from ..infra.tokens import hash_token, well_formed
 
@@ -33,7 +34,7 @@ tokens = api_tokens_table.c
 
 def check_label(label) -> str | None:
     if label is not None and (not isinstance(label, str) or len(label) > MAX_LABEL):
-        raise bad_request(f"label must be text of at most {MAX_LABEL} characters.")
+        raise bad_request(_l("label must be text of at most %(most)d characters.", most=MAX_LABEL))
     return label or None
 
 
@@ -49,8 +50,10 @@ class ApiTokens:
             count = conn.execute(select(func.count()).select_from(api_tokens_table)
                                  .where(tokens.account_id == account_id)).scalar_one()
             if count >= MAX_PER_ACCOUNT:
-                raise ServiceError(409, "too-many-tokens", f"An account has at most {MAX_PER_ACCOUNT} API tokens; "
-                                                           "revoke one first.")
+                raise ServiceError(409, "too-many-tokens", _ln("An account has at most %(num)d API token; revoke it "
+                                                               "first.",
+                                                                       "An account has at most %(num)d API tokens; "
+                                                                       "revoke one first.", MAX_PER_ACCOUNT))
             conn.execute(insert(api_tokens_table).values(token_hash=hash_token(token), account_id=account_id,
                                                          label=label, created=self.clock(), last_used=None))
         return token
@@ -66,12 +69,12 @@ class ApiTokens:
     def revoke(self, account_id: int, token_id) -> None:
         """Revoke the account's token of this id (404 `not-found` when it has none)."""
         if not isinstance(token_id, str) or len(token_id) != ID_LENGTH:
-            raise ServiceError(404, "not-found", "There is no such API token.")
+            raise ServiceError(404, "not-found", _l("There is no such API token."))
         with self.engine.begin() as conn:
             hashes = [h for h in conn.execute(select(tokens.token_hash).where(tokens.account_id == account_id))
                       .scalars() if h[:ID_LENGTH] == token_id]
             if not hashes:
-                raise ServiceError(404, "not-found", "There is no such API token.")
+                raise ServiceError(404, "not-found", _l("There is no such API token."))
             conn.execute(delete(api_tokens_table).where(tokens.token_hash.in_(hashes)))
 
     def revoke_all(self, conn, account_id: int) -> None:

@@ -28,6 +28,7 @@ from limits import parse
 from limits.strategies import FixedWindowRateLimiter, SlidingWindowCounterRateLimiter
 
 from ..errors import ServiceError
+from ..i18n import _l, _ln
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,9 @@ class Attempt:
 
 def slowed(seconds: float) -> ServiceError:
     wait = max(1, math.ceil(seconds))
-    return ServiceError(429, "rate-limited", f"Too many failed logins for this name; try again in {wait} s.",
+    return ServiceError(429, "rate-limited",
+                        _ln("Too many failed logins for this name; try again in %(num)d second.",
+                            "Too many failed logins for this name; try again in %(num)d seconds.", wait),
                         retry_after=wait)
 
 

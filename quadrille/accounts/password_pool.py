@@ -24,10 +24,11 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from ..errors import ServiceError
+from ..i18n import _l
 
 
 def busy() -> ServiceError:
-    return ServiceError(429, "busy", "The server is checking many passwords right now; try again in a moment.")
+    return ServiceError(429, "busy", _l("The server is checking many passwords right now; try again in a moment."))
 
 
 class PasswordPool:

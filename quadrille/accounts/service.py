@@ -31,6 +31,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from ..infra.schema import account_matches_table, accounts_table, matches_table
 from ..infra.tokens import well_formed
 from . import deletion
@@ -51,7 +52,7 @@ __all__ = ["API_TOKEN_PREFIX", "Account", "AccountService", "checked_tokens", "i
 
 def bad_credentials() -> ServiceError:
     # One answer for an unknown name and a wrong password: the wording never tells which.
-    return ServiceError(401, "bad-credentials", "Wrong user name or password.")
+    return ServiceError(401, "bad-credentials", _l("Wrong user name or password."))
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,15 @@ class Account:
     banned: bool = False
     muted: bool = False
     moderator: bool = False
+    # the language the member chose (quadrille/i18n/), or None: their pages follow the browser
+    language: str | None = None
 
     def public(self) -> dict:
         return {"id": self.id, "name": self.name}
 
 
 def banned() -> ServiceError:
-    return ServiceError(403, "banned", "This account is banned from this site.")
+    return ServiceError(403, "banned", _l("This account is banned from this site."))
 
 
 def checked_tokens(tokens) -> dict:
@@ -78,9 +81,10 @@ def checked_tokens(tokens) -> dict:
     are not an object of strings or are too many to look at (a token that is a number or a list was passed
     over in silence before: bad input is refused, never half taken)."""
     if not isinstance(tokens, dict) or len(tokens) > MAX_CLAIMS:
-        raise bad_request(f"tokens must be an object of at most {MAX_CLAIMS} match ids and their tokens.")
+        raise bad_request(_l("tokens must be an object of at most %(most)d match ids and their tokens.",
+                             most=MAX_CLAIMS))
     if not all(isinstance(token, str) for token in tokens.values()):
-        raise bad_request("tokens must map each match id to its token, a string.")
+        raise bad_request(_l("tokens must map each match id to its token, a string."))
     return tokens
 
 
@@ -113,7 +117,11 @@ class AccountService:
     @staticmethod
     def check_password(password, what: str = "password") -> str:
         if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-            raise bad_request(f"A {what} has {MIN_PASSWORD} to {MAX_PASSWORD} characters.", "bad-password")
+            raise bad_request((_l("A new password has %(least)d to %(most)d characters.",
+                                  least=MIN_PASSWORD, most=MAX_PASSWORD)
+                              if what == "new password" else
+                              _l("A password has %(least)d to %(most)d characters.",
+                                 least=MIN_PASSWORD, most=MAX_PASSWORD)), "bad-password")
         return password
 
     def _verified(self, stored_hash: str | None, password) -> bool:
@@ -131,7 +139,8 @@ class AccountService:
 
     def _account(self, row) -> Account:
         return Account(row.id, row.name, self.seat_key(row.id, row.seat_salt), banned=row.banned is not None,
-                       muted=row.muted is not None, moderator=bool(row.moderator))
+                       muted=row.muted is not None, moderator=bool(row.moderator),
+                       language=row.language)
 
     # -- signing up, logging in -------------------------------------------------------------------
     def sign_up(self, name, password) -> Account:
@@ -144,7 +153,7 @@ class AccountService:
                     name=name, name_key=name.lower(), password_hash=hashed, seat_salt=secrets.token_hex(16),
                     created=time.time())).inserted_primary_key[0]
         except IntegrityError:
-            raise ServiceError(409, "name-taken", f"The user name {name!r} is taken; choose another.")
+            raise ServiceError(409, "name-taken", _l("The user name '%(name)s' is taken; choose another.", name=name))
         return self.get(account_id)
 
     def log_in(self, name, password) -> Account:
@@ -177,8 +186,8 @@ class AccountService:
         seat key changes, so that a copy of the old one plays none of its seats."""
         self.check_password(new, "new password")
         if not isinstance(everywhere, bool):
-            raise bad_request("sign_out_everywhere must be true or false.")
-        row = self._check_own_password(account, old, "Your current password is not that.")
+            raise bad_request(_l("sign_out_everywhere must be true or false."))
+        row = self._check_own_password(account, old, _l("Your current password is not that."))
         hashed = self._hashed(new)
         salt = self._rekey_seats(account, row.seat_salt) if everywhere else row.seat_salt
         with self.engine.begin() as conn:
@@ -208,7 +217,7 @@ class AccountService:
         its seats go to a key nobody holds, named "deleted player" (its finished games stay in the others'
         lists), and in one transaction its sessions, tokens, list of matches and rating history go, the
         services in `forgetters` forget it (its ratings, its pending challenges), and the account row goes."""
-        self._check_own_password(account, password, "That is not your password; the account stays.")
+        self._check_own_password(account, password, _l("That is not your password; the account stays."))
         with self.engine.begin() as conn:  # first of all, nothing of it acts any more
             self.sessions.end_all(conn, account.id)
             self.tokens.revoke_all(conn, account.id)
@@ -243,6 +252,16 @@ class AccountService:
         salt = self._rekey_seats(self._account(row), row.seat_salt)
         with self.engine.begin() as conn:
             conn.execute(update(accounts_table).where(accounts_table.c.id == account_id).values(seat_salt=salt))
+
+    def set_language(self, account_id: int, language) -> str | None:
+        """The language the member's pages speak (a shipped language's code), or None to follow the browser."""
+        from ..i18n.languages import LANGUAGES
+        if language is not None and language not in LANGUAGES:
+            raise bad_request(_l("language must be one of %(codes)s, or null.", codes=", ".join(LANGUAGES)),
+                              "bad-language")
+        with self.engine.begin() as conn:
+            conn.execute(update(accounts_table).where(accounts_table.c.id == account_id).values(language=language))
+        return language
 
     # -- reading accounts -----------------------------------------------------------------------
     def _row(self, account_id):

@@ -20,6 +20,7 @@ import games
 
 from .. import pictures
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, _ln
 from .runner import AnalysisRunner, StepRefused
 from .store import WAITING, AnalysisRow, AnalysisStore
 
@@ -43,8 +44,8 @@ class AnalysisService:
     def request(self, match_id, owner: str) -> tuple[dict, int]:
         record = self._record(match_id)
         if under_way_online(record):
-            raise ServiceError(409, "game-in-progress", "An online game under way cannot be analysed: the "
-                               "computer's analysis must not help a player during a game. Ask again once it ends.")
+            raise ServiceError(409, "game-in-progress", _l("An online game under way cannot be analysed: the "
+                               "computer's analysis must not help a player during a game. Ask again once it ends."))
         row = self.store.get(record["match"])
         if row is None or row.status == "failed" or row.moves != record["moves"]:
             self._admit(owner)
@@ -62,8 +63,8 @@ class AnalysisService:
         row = self.store.get(str(match_id))
         if row is None:
             self._record(match_id)  # 404 unknown-match if there is no such match either
-            raise ServiceError(404, "no-analysis", "Nobody has asked for an analysis of this match yet: "
-                               "POST /api/matches/<id>/analysis asks for one.")
+            raise ServiceError(404, "no-analysis", _l("Nobody has asked for an analysis of this match yet: "
+                               "POST /api/matches/<id>/analysis asks for one."))
         return shape(row)
 
     def _record(self, match_id) -> dict:
@@ -71,13 +72,15 @@ class AnalysisService:
             return self.matches.record(str(match_id))
         except ServiceError as exc:
             if exc.status == 404:
-                raise ServiceError(404, "unknown-match", "There is no such match.") from None
+                raise ServiceError(404, "unknown-match", _l("There is no such match.")) from None
             raise
 
     def _admit(self, owner: str) -> None:
         if self.per_address is not None and self.store.waiting_for(owner) >= self.per_address:
-            raise ServiceError(429, "rate-limited", f"Your address already has {self.per_address} analyses "
-                               "waiting; ask again when one of them is done.")
+            raise ServiceError(429, "rate-limited", _ln(
+                "Your address already has %(num)d analysis waiting; ask again when it is done.",
+                "Your address already has %(num)d analyses waiting; ask again when one of them is done.",
+                self.per_address))
 
     # -- one position (the analysis board) ---------------------------------------------------------------------
     def position(self, game_name, options, moves, owner: str) -> dict:
@@ -87,10 +90,11 @@ class AnalysisService:
         if moves is None:
             moves = []
         if not isinstance(moves, list) or not all(isinstance(move, str) for move in moves):
-            raise bad_request("moves must be a list of move strings.", "bad-moves")
+            raise bad_request(_l("moves must be a list of strings."), "bad-moves")
         limit = min(self.position_moves, game.move_limit(options))
         if len(moves) > limit:
-            raise bad_request(f"At most {limit} moves can be analysed in one position.", "too-many-moves")
+            raise bad_request(_ln("At most %(num)d move can be analysed in one position.",
+                                  "At most %(num)d moves can be analysed in one position.", limit), "too-many-moves")
         try:
             # a person waits for it: in the queue's lowest lane all the same, but at the worker's own priority
             found = self.runner.evaluate(owner, game.name, options, moves, self.position_nodes, nice=0)
@@ -102,12 +106,11 @@ class AnalysisService:
     @staticmethod
     def _game_and_options(game_name, options) -> tuple[games.Game, dict]:
         if not isinstance(game_name, str) or game_name not in games.names():
-            raise bad_request(f"There is no game called {game_name!r}; known: {', '.join(games.names())}.",
-                              "unknown-game")
+            raise bad_request(_l("game must be one of: %(choices)s.", choices=", ".join(games.names())), "unknown-game")
         game = games.get(game_name)
         options = {} if options is None else options
         if not isinstance(options, dict):
-            raise bad_request("options must be an object.", "bad-options")
+            raise bad_request(_l("options must be an object."), "bad-options")
         try:
             return game, game.normalise(options)
         except (TypeError, ValueError) as exc:

@@ -12,6 +12,7 @@ import time
 from sqlalchemy import delete, func, insert, or_, select
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, _ln
 from ..infra.schema import accounts_table, blocks_table
 
 MAX_BLOCKS = 500  # accounts one player may block: a list a page can show
@@ -39,12 +40,12 @@ class Blocks:
 
     def _other(self, account, name):
         if not isinstance(name, str):
-            raise bad_request("name must be a player's name.", "bad-player")
+            raise bad_request(_l("name must be a player's name."), "bad-player")
         other = self.accounts.by_name(name)
         if other is None:
-            raise ServiceError(404, "unknown-player", f"There is no player called {name!r}.")
+            raise ServiceError(404, "unknown-player", _l("There is no player called '%(name)s'.", name=name))
         if other.id == account.id:
-            raise bad_request("You cannot block yourself.", "bad-player")
+            raise bad_request(_l("You cannot block yourself."), "bad-player")
         return other
 
     def block(self, conn, account, name):
@@ -55,7 +56,9 @@ class Blocks:
         count = conn.execute(select(func.count()).select_from(blocks_table)
                              .where(blocks_table.c.account_id == account.id)).scalar_one()
         if count >= MAX_BLOCKS:
-            raise ServiceError(409, "too-many-blocks", f"You block {count} players already, the most a list holds.")
+            raise ServiceError(409, "too-many-blocks", _ln("You block %(num)d player already, the most a list holds.",
+                                                                    "You block %(num)d players already, the most a "
+                                                                    "list holds.", count))
         conn.execute(insert(blocks_table).values(account_id=account.id, blocked_id=other.id, created=time.time()))
         return other
 

@@ -29,6 +29,7 @@ from sqlalchemy import func, insert, select, update
 import games
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, _ln
 from ..infra.schema import challenge_invitees_table, challenges_table
 from ..matches import MatchService
 from ..matches.sides import creator_seat
@@ -41,16 +42,20 @@ MAX_INVITEES = 7          # a Gamma challenge: up to eight players in all
 
 
 def not_found() -> ServiceError:
-    return ServiceError(404, "not-found", "There is no such challenge.")
+    return ServiceError(404, "not-found", _l("There is no such challenge."))
 
 
 def closed(status: str) -> ServiceError:
-    return ServiceError(409, "challenge-closed", f"This challenge was {status}; it cannot be answered now.")
+    reason = {"accepted": _l("This challenge was accepted; it cannot be answered now."),
+              "declined": _l("This challenge was declined; it cannot be answered now."),
+              "cancelled": _l("This challenge was cancelled; it cannot be answered now."),
+              "expired": _l("This challenge was expired; it cannot be answered now.")}.get(status)
+    return ServiceError(409, "challenge-closed", reason or _l("This challenge is closed; it cannot be answered now."))
 
 
 def not_accepted() -> ServiceError:
     # A blocked challenger learns nothing more than this: not that it is blocked, nor by whom.
-    return ServiceError(403, "not-accepted", "Your challenge was not accepted.")
+    return ServiceError(403, "not-accepted", _l("Your challenge was not accepted."))
 
 
 class ChallengeService:
@@ -75,21 +80,21 @@ class ChallengeService:
         game = self._game(game_name)
         names = [to] if isinstance(to, str) else to
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-            raise bad_request("to must be a player's name (or, for Gamma, a list of names).", "bad-player")
+            raise bad_request(_l("to must be a player's name (or, for Gamma, a list of names)."), "bad-player")
         if len(names) > 1 and game.seats[1] is not None and game.seats[1] < len(names) + 1 or len(names) > MAX_INVITEES:
-            raise bad_request(f"{game.title} is for two players: challenge one.", "bad-player")
+            raise bad_request(_l("%(title)s is for two players: challenge one.", title=game.title), "bad-player")
         invitees = []
         for name in names:
             account = self.accounts.by_name(name)
             if account is None:
-                raise ServiceError(404, "unknown-player", f"There is no player called {name!r}.")
+                raise ServiceError(404, "unknown-player", _l("There is no player called '%(name)s'.", name=name))
             if account.id == challenger.id:
-                raise bad_request("You cannot challenge yourself.", "self-challenge")
+                raise bad_request(_l("You cannot challenge yourself."), "self-challenge")
             if account.id in (a.id for a in invitees):
-                raise bad_request(f"{account.name} is named twice.", "bad-player")
+                raise bad_request(_l("%(name)s is named twice.", name=account.name), "bad-player")
             invitees.append(account)
         if options is not None and not isinstance(options, dict):
-            raise bad_request("options must be an object.", "bad-options")
+            raise bad_request(_l("options must be an object."), "bad-options")
         options = dict(options or {})
         if "players" in game.options:
             options["players"] = len(invitees) + 1
@@ -98,17 +103,17 @@ class ChallengeService:
         except ValueError as exc:
             raise bad_request(str(exc), "bad-options")
         if not isinstance(rated, bool):
-            raise bad_request("rated must be true or false.", "bad-rated")
+            raise bad_request(_l("rated must be true or false."), "bad-rated")
         if rated and len(invitees) > 1:
-            raise bad_request("Games of more than two players are not rated.", "bad-rated")
+            raise bad_request(_l("Games of more than two players are not rated."), "bad-rated")
         if first not in FIRSTS:
-            raise bad_request("first must be one of: " + ", ".join(FIRSTS) + ".", "bad-first")
+            raise bad_request(_l("first must be one of: %(choices)s.", choices=", ".join(FIRSTS)), "bad-first")
         if rated:
             self.ratings.check_rated(game, options, [challenger.id, invitees[0].id])
         clock_text = self._clock(clock)
         if not self.budget(challenger.id):
-            raise ServiceError(429, "rate-limited", "You have made many challenges in a short time; wait a few "
-                                                    "minutes before the next one.")
+            raise ServiceError(429, "rate-limited", _l("You have made many challenges in a short time; wait a few "
+                                                       "minutes before the next one."))
         now = time.time()
         challenge_id = secrets.token_urlsafe(6)
         with self.engine.begin() as conn:
@@ -116,7 +121,9 @@ class ChallengeService:
                 challenges_table.c.challenger == challenger.id, challenges_table.c.status == "pending")).scalar_one()
             if pending >= MAX_PENDING:
                 raise ServiceError(429, "too-many-challenges",
-                                   f"You have {pending} challenges waiting for an answer; cancel some first.")
+                                   _ln("You have %(num)d challenge waiting for an answer; cancel it first.",
+                                       "You have %(num)d challenges waiting for an answer; cancel some first.",
+                                       pending))
             for account in invitees:
                 self._check_reachable(conn, challenger, account)
             conn.execute(insert(challenges_table).values(
@@ -141,8 +148,11 @@ class ChallengeService:
             challenge_invitees_table.c.account_id == account.id, challenge_invitees_table.c.status == "pending",
             challenges_table.c.status == "pending")).scalar_one()
         if waiting >= self.max_incoming:
-            raise ServiceError(429, "too-many-challenges", f"{account.name} has {waiting} challenges waiting for "
-                                                           "an answer, the most they can have; try again later.")
+            raise ServiceError(429, "too-many-challenges", _ln("%(name)s has %(num)d challenge waiting for an "
+                                                               "answer, the most they can have; try again later.",
+                                                                   "%(name)s has %(num)d challenges waiting for an "
+                                                                   "answer, the most they can have; try again later.",
+                                                                   waiting, name=account.name))
 
     def _clock(self, clock) -> str | None:
         """The time control, checked now by the clocks' one check (bad-clock), kept as sent and given to the
@@ -155,7 +165,7 @@ class ChallengeService:
         try:
             return games.get(game_name)
         except (KeyError, TypeError):
-            raise bad_request("game must be one of: " + ", ".join(games.names()) + ".", "unknown-game")
+            raise bad_request(_l("game must be one of: %(choices)s.", choices=", ".join(games.names())), "unknown-game")
 
     # -- reading ----------------------------------------------------------------------------------
     def _row(self, conn, challenge_id):
@@ -191,12 +201,16 @@ class ChallengeService:
             challenge_invitees_table.c.account_id == account.id)).first()
         if invitee is None:
             if row.challenger == account.id:
-                raise ServiceError(403, "not-yours", "This is your own challenge: the player you challenged answers it.")
+                raise ServiceError(403, "not-yours", _l("This is your own challenge: the player you challenged "
+                                                        "answers it."))
             raise not_found()
         if row.status != "pending":
             raise closed(row.status)
         if invitee.status != "pending":
-            raise ServiceError(409, "challenge-closed", f"You have {invitee.status} this challenge already.")
+            raise ServiceError(409, "challenge-closed",
+                               _l("You have accepted this challenge already.") if invitee.status == "accepted"
+                               else _l("You have declined this challenge already.") if invitee.status == "declined"
+                               else _l("You have answered this challenge already."))
         return invitee
 
     def accept(self, account, challenge_id) -> dict:
@@ -235,7 +249,7 @@ class ChallengeService:
                 challenge_invitees_table.c.challenge_id == row.id,
                 challenge_invitees_table.c.status == "accepted")).scalar_one()
         if not accepted:
-            raise ServiceError(409, "not-enough-players", "Nobody has accepted yet: wait, or cancel the challenge.")
+            raise ServiceError(409, "not-enough-players", _l("Nobody has accepted yet: wait, or cancel the challenge."))
         return self._begin(row)
 
     def _begin(self, row) -> dict:
@@ -270,7 +284,7 @@ class ChallengeService:
         challenger = self.accounts.get(row.challenger)
         opponents = [a for a in (self.accounts.get(i) for i in players) if a is not None]
         if challenger is None or not opponents:
-            raise ServiceError(409, "challenge-closed", "A player of this challenge has deleted their account.")
+            raise ServiceError(409, "challenge-closed", _l("A player of this challenge has deleted their account."))
         game = games.get(row.game)
         options = json.loads(row.options)
         if "players" in game.options:
@@ -355,7 +369,8 @@ class ChallengeService:
                 if row is not None and conn.execute(select(challenge_invitees_table).where(
                         challenge_invitees_table.c.challenge_id == row.id,
                         challenge_invitees_table.c.account_id == account.id)).first():
-                    raise ServiceError(403, "not-yours", "Only the challenger can cancel a challenge; decline it instead.")
+                    raise ServiceError(403, "not-yours", _l("Only the challenger can cancel a challenge; decline it "
+                                                            "instead."))
                 raise not_found()
             done = conn.execute(update(challenges_table).where(challenges_table.c.id == row.id,
                                                                challenges_table.c.status == "pending")

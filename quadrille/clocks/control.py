@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import bad_request
+from ..i18n import _l
 
 KINDS = ("realtime", "correspondence")
 DAY = 86400.0
@@ -71,11 +72,14 @@ class TimeControl:
 
 def _number(value, what: str, low: float, high: float, integer: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise bad_request(f"clock.{what} must be a number from {low:g} to {high:g}.", "bad-clock")
+        raise bad_request(_l("clock.%(what)s must be a number from %(low)g to %(high)g.",
+                             what=what, low=low, high=high), "bad-clock")
     if integer and value != int(value):
-        raise bad_request(f"clock.{what} must be a whole number from {low:g} to {high:g}.", "bad-clock")
+        raise bad_request(_l("clock.%(what)s must be a whole number from %(low)g to %(high)g.",
+                             what=what, low=low, high=high), "bad-clock")
     if not low <= value <= high:
-        raise bad_request(f"clock.{what} must be from {low:g} to {high:g}; got {value:g}.", "bad-clock")
+        raise bad_request(_l("clock.%(what)s must be from %(low)g to %(high)g; got %(value)g.",
+                             what=what, low=low, high=high, value=value), "bad-clock")
     return int(value) if integer or value == int(value) else float(value)
 
 
@@ -86,25 +90,26 @@ def parse_time_control(value, bounds: Bounds | None = None, mode: str = "online"
     if value is None:
         return None
     if not isinstance(value, dict):
-        raise bad_request('clock must be null, {"kind": "realtime", "minutes": M, "increment": S} or '
-                          '{"kind": "correspondence", "days": D}.', "bad-clock")
+        raise bad_request(_l("clock must be null, {\"kind\": \"realtime\", \"minutes\": M, \"increment\": S} or "
+                             "{\"kind\": \"correspondence\", \"days\": D}."), "bad-clock")
     kind = value.get("kind")
     if kind not in KINDS:
-        raise bad_request('clock.kind must be "realtime" or "correspondence".', "bad-clock")
+        raise bad_request(_l("clock.kind must be \"realtime\" or \"correspondence\"."), "bad-clock")
     fields = {"realtime": {"kind", "minutes", "increment"}, "correspondence": {"kind", "days"}}[kind]
     unknown = sorted(set(value) - fields)
     if unknown:
-        raise bad_request(f"A {kind} clock takes {', '.join(sorted(fields - {'kind'}))}, not "
-                          f"{', '.join(map(str, unknown))}.", "bad-clock")
+        raise bad_request(_l("A %(kind)s clock takes %(fields)s, not %(unknown)s.", kind=kind,
+                             fields=", ".join(sorted(fields - {"kind"})), unknown=", ".join(map(str, unknown))),
+                          "bad-clock")
     if kind == "realtime":
         if "minutes" not in value:
-            raise bad_request("A realtime clock needs minutes (per side).", "bad-clock")
+            raise bad_request(_l("A realtime clock needs minutes (per side)."), "bad-clock")
         minutes = _number(value["minutes"], "minutes", bounds.minutes_min, bounds.minutes_max)
         increment = _number(value.get("increment", 0), "increment", 0, bounds.increment_max, integer=True)
         return TimeControl("realtime", minutes=minutes, increment=increment)
     if mode != "online":
-        raise bad_request("Correspondence clocks are for online games.", "bad-clock")
+        raise bad_request(_l("Correspondence clocks are for online games."), "bad-clock")
     if "days" not in value:
-        raise bad_request("A correspondence clock needs days (per move).", "bad-clock")
+        raise bad_request(_l("A correspondence clock needs days (per move)."), "bad-clock")
     days = _number(value["days"], "days", bounds.days_min, bounds.days_max, integer=True)
     return TimeControl("correspondence", days=days)

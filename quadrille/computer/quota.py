@@ -18,14 +18,17 @@ import time
 from typing import Callable
 
 from ..errors import ServiceError
+from ..i18n import _l, _ln
 
 IDLE = 300.0  # seconds of rest (not watched, not thinking, nothing happening) after which a match stops counting
 
 
 def refusal(cap: int) -> ServiceError:
-    games = "a game" if cap == 1 else f"{cap} games"
-    return ServiceError(429, "rate-limited", f"You already have {games} against the computer going; finish one, "
-                                             "or close one and try again in a few minutes.")
+    return ServiceError(429, "rate-limited", _ln(
+        "You already have a game against the computer going; finish one, or close one and try again in a few minutes.",
+        "You already have %(num)d games against the computer going; finish one, or close one and try again in a few "
+        "minutes.",
+        cap))
 
 
 class MatchQuota:

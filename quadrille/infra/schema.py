@@ -122,6 +122,9 @@ accounts_table = Table(
     Column("banned", Float),
     Column("muted", Float),
     Column("moderator", Boolean, nullable=False, server_default=false()),
+    # the language the member chose (migration 0015, quadrille/i18n/): a shipped language's code, or NULL for
+    # none (their pages follow the browser); read with the row like the moderation columns above
+    Column("language", String(8)),
     sqlite_autoincrement=True,                                    # ids of deleted accounts are never reused
 )
 

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import ServiceError
+from ..i18n import _l
+from ..i18n.words import N_
 from .timeouts import DisconnectTimeouts
 
 # lichess's speed bounds (estimated seconds: initial + 40 x increment), where its disconnect timeout doubles and triples
@@ -113,13 +115,16 @@ class Absence:
         others = [s for s in match.humans() if s not in seats]
         gone = {entry["seat"]: entry for entry in away if entry["seat"] in others}
         if not others or not gone:
-            who = " and ".join(match.name(s) for s in others) or "Your opponent"
-            raise ServiceError(409, "player-present", f"{who} is here: there is nothing to claim.")
+            here = [match.name(s) for s in others]
+            raise ServiceError(409, "player-present",
+                               _l("%(name)s is here: there is nothing to claim.", name=here[0]) if len(here) == 1
+                               else _l("%(names)s are here: there is nothing to claim.", names=", ".join(here))
+                               if here else _l("Your opponent is here: there is nothing to claim."))
         seat, entry = next(iter(gone.items()))
         self._refuse_never(match, seat, entry)
         ready = [s for s, e in gone.items() if e["claimable_in"] <= 0]
         if not ready:
-            raise _too_early(match, seat, entry, "you can claim")
+            raise _too_early(match, seat, entry, "claim")
         return sorted(ready)
 
     def check_hand_over(self, match, seat: int, away: list[dict]) -> None:
@@ -131,20 +136,35 @@ class Absence:
             return  # the caller's presence check refuses a player who is here
         self._refuse_never(match, seat, entry)
         if match.clock is not None and entry["claimable_in"] > 0:
-            raise _too_early(match, seat, entry, "the computer can take the seat")
+            raise _too_early(match, seat, entry, "computer")
 
     @staticmethod
     def _refuse_never(match, seat: int, entry: dict) -> None:
         if entry["rule"] == "correspondence":
-            raise ServiceError(403, "not-allowed", f"{match.name(seat)} is away, but in a game of days per move "
-                               "being away costs nothing: only their clock decides.")
+            raise ServiceError(403, "not-allowed", _l("%(name)s is away, but in a game of days per move being away "
+                                                     "costs nothing: only their clock decides.", name=match.name(seat)))
         if entry["rule"] == "rated-start":
-            raise ServiceError(403, "not-allowed", f"{match.name(seat)} left before every player moved: a rated "
-                               "game is not won that way. Abort it instead (no result).")
+            raise ServiceError(403, "not-allowed", _l("%(name)s left before every player moved: a rated game is not "
+                                                     "won that way. Abort it instead (no result).",
+                                                     name=match.name(seat)))
 
 
 def _too_early(match, seat: int, entry: dict, what: str) -> ServiceError:
-    clock = " (a real-time game: the clocks do not stop meanwhile)" if entry["rule"] == "realtime" else ""
-    return ServiceError(409, "too-early", f"{match.name(seat)} left {entry['seconds']:.0f} s ago; {what} once "
-                        f"they have been away {entry['timeout']:.0f} s{clock}, in {entry['claimable_in']:.0f} s.",
+    """`what`: "claim" (a timeout claim) or "computer" (a hand-over to the computer); whole sentences each, so
+    that every language can order them its own way."""
+    realtime = entry["rule"] == "realtime"
+    sentences = {
+        ("claim", False): N_("%(name)s left %(seconds)d s ago; you can claim once they have been away "
+                             "%(timeout)d s, in %(wait)d s."),
+        ("claim", True): N_("%(name)s left %(seconds)d s ago; you can claim once they have been away "
+                            "%(timeout)d s (a real-time game: the clocks do not stop meanwhile), in %(wait)d s."),
+        ("computer", False): N_("%(name)s left %(seconds)d s ago; the computer can take the seat once they have "
+                                "been away %(timeout)d s, in %(wait)d s."),
+        ("computer", True): N_("%(name)s left %(seconds)d s ago; the computer can take the seat once they have "
+                               "been away %(timeout)d s (a real-time game: the clocks do not stop meanwhile), in "
+                               "%(wait)d s."),
+    }
+    return ServiceError(409, "too-early", _l(sentences[(what, realtime)], name=match.name(seat),
+                                             seconds=round(entry["seconds"]), timeout=round(entry["timeout"]),
+                                             wait=round(entry["claimable_in"])),
                         claimable_in=entry["claimable_in"])

@@ -10,6 +10,7 @@ pausing it, and what its workers (computer/pool.py) ask and answer.
 from __future__ import annotations
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from .core import CHANGED, UNCHANGED, Decision, MatchCore, record
 from .match import Match
 
@@ -18,20 +19,20 @@ def parse(game_name: str, spec, players: int) -> dict:
     """`ai`: {"seats": [2], "level": 1..3 or a classic level id}; "seats" may map seat -> level."""
     import ai
     if not isinstance(spec, dict):
-        raise bad_request('ai must be an object such as {"seats": [2], "level": 2}.', "bad-ai")
+        raise bad_request(_l("ai must be an object such as {\"seats\": [2], \"level\": 2}."), "bad-ai")
     known = [entry["id"] for entry in ai.levels(game_name)]
     seats, level = spec.get("seats", [players]), spec.get("level", 1)
     if isinstance(seats, list):
         seats = {seat: level for seat in seats}
     if not isinstance(seats, dict) or not seats:
-        raise bad_request("ai.seats must list the seats the computer plays.", "bad-ai")
+        raise bad_request(_l("ai.seats must list the seats the computer plays."), "bad-ai")
     computer = {}
     for seat, lvl in seats.items():
         seat = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
         if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= players:
-            raise bad_request(f"ai.seats: seats are numbered 1 to {players}.", "bad-ai")
+            raise bad_request(_l("ai.seats: seats are numbered 1 to %(players)s.", players=players), "bad-ai")
         if lvl not in known:
-            raise bad_request("ai.level must be one of: " + ", ".join(map(str, known)) + ".", "bad-ai")
+            raise bad_request(_l("ai.level must be one of: %(choices)s.", choices=", ".join(map(str, known))), "bad-ai")
         computer[seat] = lvl
     return computer
 
@@ -46,12 +47,13 @@ def hand_to_computer(core: MatchCore, match: Match, seats: list[int], seat: int,
     import ai
     core.refuse_unless_live(match)
     if seat not in match.humans() or seat in seats:
-        raise bad_request("Only another player's seat can be handed to the computer.", "bad-ai")
+        raise bad_request(_l("Only another player's seat can be handed to the computer."), "bad-ai")
     if core.presence.present(match.id, seat):
-        raise ServiceError(409, "player-present", f"{match.name(seat)} is still here (or left only a moment ago).")
+        raise ServiceError(409, "player-present", _l("%(name)s is still here (or left only a moment ago).",
+                                                     name=match.name(seat)))
     core.absence.check_hand_over(match, seat, core.away_of(match, fresh=True))
     if level not in [entry["id"] for entry in ai.levels(match.row.game)]:
-        raise bad_request("Unknown computer level.", "bad-ai")
+        raise bad_request(_l("Unknown computer level."), "bad-ai")
     now = core.clock()
     votes = {voter: at for voter, at in match.votes.get(seat, {}).items() if now - at <= core.vote_ttl}
     votes.update({voter: now for voter in seats})
@@ -68,7 +70,7 @@ def reclaim_seat(core: MatchCore, match: Match, seats: list[int]) -> Decision:
     """A returning player takes their seat back from the computer (not a take-back of moves: takebacks.py)."""
     mine = [s.seat for s in match.row.seats if s.seat in seats and s.kind == "human" and s.seat in match.computer]
     if not mine:
-        raise bad_request("The computer plays none of your seats.", "bad-ai")
+        raise bad_request(_l("The computer plays none of your seats."), "bad-ai")
     return record("human", {"seat": mine[0]}, mine[0])
 
 
@@ -78,7 +80,7 @@ def pause(core: MatchCore, match: Match, seats: list[int], paused) -> Decision:
         return UNCHANGED  # nothing changes, so nobody needs to hear of it
     if paused and match.clock is not None and match.humans():
         # the clocks do not stop: a paused computer would only lose on time
-        raise ServiceError(403, "not-allowed", "The computer cannot be paused in a game with a clock.")
+        raise ServiceError(403, "not-allowed", _l("The computer cannot be paused in a game with a clock."))
     core.storage.set_paused(match.id, paused)
     match.paused, match.revision = paused, match.revision + 1
     return CHANGED

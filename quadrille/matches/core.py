@@ -25,6 +25,7 @@ import games
 
 from ..clocks import Clocks
 from ..errors import ServiceError, not_found
+from ..i18n import _l
 from ..infra.presence import Presence
 from .store import Conflict, EventRow, MatchRow, RevisionMoved, Storage
 from . import events, holders, state, summary
@@ -119,7 +120,7 @@ class MatchCore:
         the STATE's own look at it, or at the command's end (`sighted`)."""
         seats = match.seats_of(token)
         if not seats:
-            raise ServiceError(401, "unauthorized", "This action needs the token of a seat in this match.")
+            raise ServiceError(401, "unauthorized", _l("This action needs the token of a seat in this match."))
         match.unseen = seats
         return seats
 
@@ -134,12 +135,14 @@ class MatchCore:
         recorded here and the room told, then the refusal)."""
         if match.clock is not None and self.clocks.out_of_time(match):
             self.flag(match)
-            raise ServiceError(409, "game-over", f"The game is over: {match.name(match.clock.flagged)}'s time ran out.")
+            raise ServiceError(409, "game-over", _l("The game is over: %(name)s's time ran out.",
+                                                        name=match.name(match.clock.flagged)))
         if match.outcome() is not None:
-            raise ServiceError(409, "game-over", "The game is over.")
+            raise ServiceError(409, "game-over", _l("The game is over."))
         if not match.begun():
-            raise ServiceError(409, "not-started", "The game begins when every player has taken a seat."
-                               if match.creator_started else "The match has not started yet: its creator starts it.")
+            raise ServiceError(409, "not-started", _l("The game begins when every player has taken a seat.")
+                               if match.creator_started else _l("The match has not started yet: its creator starts "
+                                                                "it."))
 
     def flag(self, match: Match) -> dict:
         """The seat to move ran out of time: record it (the caller holds the lock and checked) and tell the room."""
@@ -269,8 +272,8 @@ class MatchCore:
         is the move's one pass through the engine. While the match's clocks run, the event carries their
         snapshot (`credit`: seconds of a server's downtime not charged)."""
         if match.version >= match.event_limit:
-            raise ServiceError(409, "match-full", "This match holds as many moves and decisions as a match may; "
-                                                  "export it and import the record to go on.")
+            raise ServiceError(409, "match-full", _l("This match holds as many moves and decisions as a match may; "
+                                                     "export it and import the record to go on."))
         snapshot = self.clocks.snapshot(match, kind, credit) if match.clock is not None else None
         if snapshot is not None:
             data = {**data, "clock": snapshot}
@@ -298,7 +301,7 @@ class MatchCore:
             else:
                 with self._cache_lock:
                     self._cache.pop(match.id, None)
-            raise ServiceError(409, "stale-version", "The match changed meanwhile; reload and try again.")
+            raise ServiceError(409, "stale-version", _l("The match changed meanwhile; reload and try again."))
         except BaseException:
             saved.restore(match)
             raise

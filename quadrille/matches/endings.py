@@ -15,6 +15,7 @@ import logging
 import games
 
 from ..errors import ServiceError
+from ..i18n import _l
 from . import resigning
 from .core import UNCHANGED, Decision, MatchCore, record
 from .match import Match
@@ -35,13 +36,15 @@ def abort(core: MatchCore, match: Match, seats: list[int]) -> Decision:
     """A player aborts an online game before every player has moved in it (a waiting match included): it ends
     with no result. Elsewhere a new game is the way out."""
     if match.row.mode != "online":
-        raise ServiceError(403, "not-allowed", "On one screen or against the computer, start a new game "
-                                               "instead of aborting.")
+        raise ServiceError(403, "not-allowed", _l("On one screen or against the computer, start a new game instead "
+                                                  "of aborting."))
     if match.outcome() is not None:
-        raise ServiceError(409, "game-over", "The game is over.")
+        raise ServiceError(409, "game-over", _l("The game is over."))
     if not is_abortable(match):
-        raise ServiceError(403, "not-allowed", "Every player has moved: the game can no longer be aborted."
-                           + (" Resign instead." if match.board.players == 2 else ""))
+        raise ServiceError(403, "not-allowed", _l("Every player has moved: the game can no longer be aborted. Resign "
+                                                  "instead.")
+                           if match.board.players == 2 else
+                           _l("Every player has moved: the game can no longer be aborted."))
     return record("abort", {"seat": seats[0]}, seats[0])
 
 
@@ -53,12 +56,12 @@ def claim_win(core: MatchCore, match: Match, seats: list[int], result: str) -> D
         return UNCHANGED
     core.refuse_unless_live(match)
     if match.row.mode != "online":
-        raise ServiceError(403, "not-allowed", "Claims are for online games.")
+        raise ServiceError(403, "not-allowed", _l("Claims are for online games."))
     if match.board.players != 2:
-        raise ServiceError(403, "not-allowed", "With more than two players, hand an absent player's seat "
-                                               "to the computer instead.")
+        raise ServiceError(403, "not-allowed", _l("With more than two players, hand an absent player's seat to the "
+                                                  "computer instead."))
     if result == "draw" and not games.get(match.row.game).draws:
-        raise ServiceError(403, "not-allowed", f"{games.get(match.row.game).title} has no draws.")
+        raise ServiceError(403, "not-allowed", _l("%(title)s has no draws.", title=games.get(match.row.game).title))
     # The other players' seats whose absence allows a claim now (absence.py); a clear refusal otherwise.
     away = core.absence.claimable_against(match, seats, core.away_of(match, fresh=True))
     return record("timeout", {"seat": seats[0], "away": away, "result": result}, seats[0])

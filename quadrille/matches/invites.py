@@ -23,6 +23,7 @@ from __future__ import annotations
 import hmac
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from .store import LISTED, VISIBILITIES
 from ..infra.tokens import hash_token, new_token, well_formed
 
@@ -42,9 +43,10 @@ def visibility_for(visibility, mode: str) -> str:
     if visibility is None:
         return "private"
     if visibility not in VISIBILITIES:
-        raise bad_request("visibility must be one of: " + ", ".join(VISIBILITIES) + ".", "bad-visibility")
+        raise bad_request(_l("visibility must be one of: %(choices)s.",
+                             choices=", ".join(VISIBILITIES)), "bad-visibility")
     if visibility != "private" and mode != "online":
-        raise bad_request("Only online matches can be listed or open to anyone.", "bad-visibility")
+        raise bad_request(_l("Only online matches can be listed or open to anyone."), "bad-visibility")
     return visibility
 
 
@@ -55,8 +57,8 @@ def check_claim(visibility: str, meta: dict, secret) -> None:
     if well_formed(secret) and hmac.compare_digest(hash_token(secret), meta["invite"]):
         return
     raise ServiceError(403, "invite-required",
-                       "Only a player with this match's invite link can take a seat; you can watch it. "
-                       "Ask a player to send you the link.")
+                       _l("Only a player with this match's invite link can take a seat; you can watch it. Ask a "
+                          "player to send you the link."))
 
 
 def invite_link(match_url: str, secret: str | None) -> str | None:

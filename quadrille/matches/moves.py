@@ -8,6 +8,7 @@ from __future__ import annotations
 from games import IllegalMove
 
 from ..errors import ServiceError
+from ..i18n import _l
 from .core import MatchCore
 from .inputs import integer, move_text
 from .match import CopyBehind, Match
@@ -39,13 +40,15 @@ def _play(core: MatchCore, match: Match, token, move: str, version) -> dict:
         try:
             core.refuse_unless_live(match)
             if version is not None and version != match.version:
-                raise ServiceError(409, "stale-version", f"The match is at version {match.version}, not {version}.",
+                raise ServiceError(409, "stale-version", _l("The match is at version %(current)d, not %(sent)d.",
+                                                            current=match.version, sent=version),
                                    version=match.version)
             turn = match.board.turn
             if turn in match.computer:
-                raise ServiceError(403, "not-your-turn", f"It is {match.name(turn)}'s turn: the computer plays it.")
+                raise ServiceError(403, "not-your-turn", _l("It is %(name)s's turn: the computer plays it.",
+                                                            name=match.name(turn)))
             if turn not in seats:
-                raise ServiceError(403, "not-your-turn", f"It is {match.name(turn)}'s turn, not yours.")
+                raise ServiceError(403, "not-your-turn", _l("It is %(name)s's turn, not yours.", name=match.name(turn)))
             _record_move(core, match, move, turn, illegal=_refused)
             return core.publish(match)
         finally:
@@ -59,7 +62,7 @@ def _refused(exc: IllegalMove) -> ServiceError:
 
 
 def _computer_erred(exc: IllegalMove) -> ServiceError:
-    return ServiceError(500, "server-error", f"The computer chose an illegal move: {exc.reason}")
+    return ServiceError(500, "server-error", _l("The computer chose an illegal move: %(reason)s", reason=exc.reason))
 
 
 def _record_move(core: MatchCore, match: Match, move: str, seat: int, illegal) -> None:
@@ -74,7 +77,7 @@ def play_computer(core: MatchCore, match_id, version, seat, move) -> dict:
     match = core.load(match_id)
     with match.lock:
         if match.version != version or match.board.turn != seat or seat not in match.computer or match.paused:
-            raise ServiceError(409, "stale-version", "The position changed while the computer thought.")
+            raise ServiceError(409, "stale-version", _l("The position changed while the computer thought."))
         core.refuse_unless_live(match)
         _record_move(core, match, move, seat, illegal=_computer_erred)
         return core.publish(match)

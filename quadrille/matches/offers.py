@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import games
 
 from ..errors import ServiceError
+from ..i18n import _l
 
 KINDS = ("rematch", "takeback", "draw")
 IN_GAME = ("takeback", "draw")  # offered while the game goes on; lapse with the position
@@ -118,18 +119,18 @@ class Offers:
     def check_offer(self, kind: str, seats: list[int], situation: Situation) -> None:
         """Refuse an offer that the rules do not allow now (ServiceError), else return."""
         if kind not in KINDS:
-            raise _refuse(400, "bad-offer", "Players can offer: " + ", ".join(KINDS) + ".")
+            raise _refuse(400, "bad-offer", _l("Players can offer: %(kinds)s.", kinds=", ".join(KINDS)))
         if kind == "rematch":
             if not situation.over:
-                raise _refuse(409, "game-not-over", "A rematch can be offered once the game is over.")
+                raise _refuse(409, "game-not-over", _l("A rematch can be offered once the game is over."))
         else:
             self._check_in_game(kind, seats, situation)
         mine = set(seats)
         if mine & self.pending.get(kind, set()):
-            raise _refuse(409, "already-offered", "You have already offered that; wait for the answer.")
+            raise _refuse(409, "already-offered", _l("You have already offered that; wait for the answer."))
         if mine & self.declined.get(kind, set()):
-            again = "it cannot be made again." if kind == "rematch" else "you can offer it again after a move."
-            raise _refuse(409, "offer-declined", f"Your offer was declined; {again}")
+            raise _refuse(409, "offer-declined", _l("Your offer was declined; it cannot be made again.")
+                          if kind == "rematch" else _l("Your offer was declined; you can offer it again after a move."))
 
     def others_offer(self, kind: str, seats: list[int]) -> bool:
         """Whether another player offers `kind` and these seats have not agreed yet: offering it accepts it."""
@@ -140,35 +141,37 @@ class Offers:
     def _check_in_game(kind: str, seats: list[int], situation: Situation, maker: bool = True) -> None:
         """The rules of an in-game offer; `maker`: also those of making it (not of accepting it)."""
         if not situation.online:
-            raise _refuse(403, "not-allowed", "On one screen and against the computer, a take-back is immediate; "
-                                              "there is nobody to ask." if kind == "takeback" else
-                                              "Offers are for players on separate screens.")
+            raise _refuse(403, "not-allowed", _l("On one screen and against the computer, a take-back is immediate; "
+                                                 "there is nobody to ask.") if kind == "takeback" else
+                                              _l("Offers are for players on separate screens."))
         if situation.over:
-            raise _refuse(409, "game-over", "The game is over.")
+            raise _refuse(409, "game-over", _l("The game is over."))
         if not situation.begun:
-            raise _refuse(409, "not-started", "The game has not started yet.")
+            raise _refuse(409, "not-started", _l("The game has not started yet."))
         if not maker:
             return
         if kind == "draw":
             if not situation.draws:
-                raise _refuse(400, "bad-offer", f"{situation.title or 'This game'} has no draws: every game has a winner.")
+                raise _refuse(400, "bad-offer", _l("%(title)s has no draws: every game has a winner.",
+                                                   title=situation.title)
+                              if situation.title else _l("This game has no draws: every game has a winner."))
             if situation.turn not in seats:
-                raise _refuse(403, "not-your-turn", "Offer a draw on your own turn (then make your move, "
-                                                    "or wait for the answer).")
+                raise _refuse(403, "not-your-turn", _l("Offer a draw on your own turn (then make your move, or wait "
+                                                       "for the answer)."))
         if kind == "takeback" and not set(seats) & situation.moved:
-            raise _refuse(409, "bad-rewind", "You have no move to take back yet.")
+            raise _refuse(409, "bad-rewind", _l("You have no move to take back yet."))
 
     def check_answer(self, kind: str, seats: list[int], situation: Situation | None = None) -> None:
         """Refuse accepting when no other player offers `kind` (or, in game, when it can no longer be)."""
         if kind not in KINDS:
-            raise _refuse(400, "bad-offer", "Players can offer: " + ", ".join(KINDS) + ".")
+            raise _refuse(400, "bad-offer", _l("Players can offer: %(kinds)s.", kinds=", ".join(KINDS)))
         offered = self.pending.get(kind, set())
         if not offered:
-            raise _refuse(409, "no-offer", "Nobody offers that now.")
+            raise _refuse(409, "no-offer", _l("Nobody offers that now."))
         if self.makers.get(kind) in seats or offered <= set(seats):
-            raise _refuse(409, "own-offer", "You made this offer; the other player answers it.")
+            raise _refuse(409, "own-offer", _l("You made this offer; the other player answers it."))
         if set(seats) & offered:
-            raise _refuse(409, "already-offered", "You have already agreed; wait for the others.")
+            raise _refuse(409, "already-offered", _l("You have already agreed; wait for the others."))
         if kind in IN_GAME and situation is not None:
             self._check_in_game(kind, seats, situation, maker=False)
 
@@ -176,7 +179,7 @@ class Offers:
         """Decline: as an answer, except that declining one's own offer is `no-offer` (as before this module
         knew take-backs)."""
         if kind not in KINDS:
-            raise _refuse(400, "bad-offer", "Players can offer: " + ", ".join(KINDS) + ".")
+            raise _refuse(400, "bad-offer", _l("Players can offer: %(kinds)s.", kinds=", ".join(KINDS)))
         offered = self.pending.get(kind, set())
         if not offered or offered <= set(seats):
-            raise _refuse(409, "no-offer", "There is no offer from another player to decline.")
+            raise _refuse(409, "no-offer", _l("There is no offer from another player to decline."))

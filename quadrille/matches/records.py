@@ -12,6 +12,7 @@ import games
 from games import IllegalMove
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from . import seating
 from .core import MatchCore
 from .inputs import integer
@@ -37,12 +38,12 @@ def record(core: MatchCore, match_id) -> dict:
 def import_record(core: MatchCore, record, mode="local", player=None) -> dict:
     """A new match that continues from an exported record (its game, options and moves)."""
     if not isinstance(record, dict):
-        raise bad_request("A record must be a JSON object with game, options and moves.", "bad-record")
+        raise bad_request(_l("A record must be a JSON object with game, options and moves."), "bad-record")
     moves = record.get("moves", [])
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise bad_request("moves must be a list of strings.", "bad-record")
+        raise bad_request(_l("moves must be a list of strings."), "bad-record")
     if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise bad_request(f"This is not a {RECORD_FORMAT} file.", "bad-record")
+        raise bad_request(_l("This is not a %(format)s file.", format=RECORD_FORMAT), "bad-record")
     try:
         return seating.create(core, record.get("game"), record.get("options") or {}, mode, player=player,
                               moves=moves, imported=True)
@@ -58,7 +59,8 @@ def _format(extension) -> tuple[games.Game, object]:
         if extension in game.formats:
             return game, game.formats[extension]
     known = sorted(ext for name in games.names() for ext in games.get(name).formats)
-    raise bad_request("Files of this kind cannot be imported; known kinds: .json, ." + ", .".join(known) + ".",
+    raise bad_request(_l("Files of this kind cannot be imported; known kinds: %(kinds)s.",
+                         kinds=", ".join([".json", *("." + ext for ext in known)])),
                       "bad-record")
 
 
@@ -66,11 +68,12 @@ def import_file(core: MatchCore, extension, text, mode="local", player=None) -> 
     """A new match from a game's own save file (e.g. Lattice's .ltc, Towers' .twr)."""
     game, fmt = _format(extension)
     if not isinstance(text, str) or not text.strip():
-        raise bad_request("The file is empty.", "bad-record")
+        raise bad_request(_l("The file is empty."), "bad-record")
     try:
         board = fmt.load(text)
     except (ValueError, IllegalMove, KeyError, IndexError, RecursionError) as exc:
-        raise bad_request(f"This .{extension} file cannot be read: {exc}", "bad-record")
+        raise bad_request(_l("This .%(extension)s file cannot be read: %(exc)s",
+                             extension=extension, exc=exc), "bad-record")
     return seating.create(core, game.name, dict(board.options), mode, player=player, moves=list(board.moves),
                           imported=True)
 
@@ -79,7 +82,8 @@ def export_file(core: MatchCore, match_id, extension) -> str:
     match = core.load(match_id)
     fmt = games.get(match.row.game).formats.get(extension)
     if fmt is None:
-        raise ServiceError(404, "not-found", f"{match.row.game} matches are not saved as .{extension} files.")
+        raise ServiceError(404, "not-found", _l("%(game)s matches are not saved as .%(extension)s files.",
+                                                game=match.row.game, extension=extension))
     with match.lock:
         return fmt.dump(match.board)
 
@@ -93,7 +97,7 @@ def position(core: MatchCore, match_id, ply) -> dict:
         moves = list(match.board.moves)
         options, line = dict(match.row.options), (match.id, match.line)
     if not 0 <= ply <= len(moves):
-        raise bad_request(f"ply must be from 0 to {len(moves)}.")
+        raise bad_request(_l("ply must be from 0 to %(last)d.", last=len(moves)))
     board = core.positions.board_at(line, match.row.game, options, moves, ply)
     return {"match": match.id, "ply": ply, "plies": len(moves), "view": board.view(),
             "turn": board.turn, "moves": moves[:ply]}

@@ -11,16 +11,18 @@
 """
 from __future__ import annotations
 
+from ..i18n.words import N_
+
 
 def refusal(match) -> str | None:
     """Why the people of `match` may not resign it, whatever its position; None when they may."""
     mode = match.row.mode
     if mode == "local":
-        return "In a local game, restart instead of resigning."
+        return N_("In a local game, restart instead of resigning.")
     if mode == "ai":
-        return None if match.humans() else "Nobody plays against the computer here: it plays every seat."
+        return None if match.humans() else N_("Nobody plays against the computer here: it plays every seat.")
     if match.board.players != 2:
-        return "Resigning is for two-player games."
+        return N_("Resigning is for two-player games.")
     return None
 
 

@@ -16,6 +16,7 @@ from games import IllegalMove
 
 from .. import names
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, _ln
 from .store import EventRow, MatchRow, SeatRow
 from ..infra.tokens import hash_token, new_token
 from . import computer_seats, holders, invites, summary
@@ -35,9 +36,9 @@ def create(core: MatchCore, game_name, options=None, mode="online", seats=None, 
     seconds unless someone opens it (retention.py)."""
     game = game_named(game_name)
     if options is not None and not isinstance(options, dict):
-        raise bad_request("options must be an object.", "bad-options")
+        raise bad_request(_l("options must be an object."), "bad-options")
     if mode not in MODES:
-        raise bad_request("mode must be one of: " + ", ".join(MODES) + ".", "bad-mode")
+        raise bad_request(_l("mode must be one of: %(choices)s.", choices=", ".join(MODES)), "bad-mode")
     control = core.clocks.parse(clock, mode)
     visibility = invites.visibility_for(visibility, mode)
     try:
@@ -46,22 +47,25 @@ def create(core: MatchCore, game_name, options=None, mode="online", seats=None, 
         raise bad_request(str(exc), "bad-options")
     by_account = token is not None  # only an account's seat key is given here (holders.py)
     player = names.seat_name(player, None if by_account else core.looks_like_account)
-    name = clean_name(name, "match name")
+    name = clean_name(name)
     computer = computer_seats.parse(game.name, ai, board.players) if mode == "ai" else {}
     held = _creator_seats(seats, board.players, mode, computer)
     limit = game.move_limit(board.options)
     if len(moves) > limit:
-        raise bad_request(f"This record has {len(moves)} moves; a game of {game.title} with these options "
-                          f"lasts at most {limit}.", "bad-record")
+        raise bad_request(_ln("This record has %(num)d move; a game of %(title)s with these options lasts at "
+                              "most %(limit)d.", "This record has %(num)d moves; a game of %(title)s with these "
+                              "options lasts at most %(limit)d.", len(moves), title=game.title, limit=limit),
+                          "bad-record")
     pace = core.pacer()
     for i, move in enumerate(moves):
         try:
             board.push(move)
         except IllegalMove as exc:
-            raise bad_request(f"Move {i + 1} ({move!r}) is illegal: {exc.reason}", "bad-record")
+            raise bad_request(_l("Move %(number)d ('%(move)s') is illegal: %(reason)s", number=i + 1, move=move,
+                                 reason=exc.reason), "bad-record")
         pace()
     if moves and begins_on_start(game, mode):
-        raise bad_request("An imported record continues as a local match for this game.", "bad-mode")
+        raise bad_request(_l("An imported record continues as a local match for this game."), "bad-mode")
 
     token, now = token or new_token(), time.time()
     seat_rows = [SeatRow(seat=seat, kind="ai" if seat in computer else "human",
@@ -146,7 +150,7 @@ def game_named(game_name) -> games.Game:
     try:
         return games.get(game_name)
     except KeyError:
-        raise bad_request("game must be one of: " + ", ".join(games.names()) + ".", "unknown-game")
+        raise bad_request(_l("game must be one of: %(choices)s.", choices=", ".join(games.names())), "unknown-game")
 
 
 def _creator_seats(seats, players: int, mode: str, computer: dict | None = None) -> list[int]:
@@ -161,7 +165,7 @@ def _creator_seats(seats, players: int, mode: str, computer: dict | None = None)
         seats = [seats]
     if (not isinstance(seats, list) or not seats
             or not all(isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= players for s in seats)):
-        raise bad_request(f"seats must be a list of seat numbers from 1 to {players}.")
+        raise bad_request(_l("seats must be a list of seat numbers from 1 to %(players)s.", players=players))
     return sorted(set(seats))
 
 
@@ -176,15 +180,15 @@ def claim_seat(core: MatchCore, match_id, seat=None, player=None, invite=None, t
     player = names.seat_name(player, None if token else core.looks_like_account)
     with match.lock:
         if match.creator_started and begins_on_start(games.get(match.row.game), match.row.mode):
-            raise ServiceError(409, "no-free-seat", "This match has started; you can watch it.")
+            raise ServiceError(409, "no-free-seat", _l("This match has started; you can watch it."))
         if match.outcome() is not None:
-            raise ServiceError(409, "no-free-seat", "This match is over; you can watch it.")
+            raise ServiceError(409, "no-free-seat", _l("This match is over; you can watch it."))
         free = [s for s in match.row.seats if s.kind == "human" and s.token_hash is None
                 and (seat is None or s.seat == seat)]
         if seat is not None and not 1 <= seat <= len(match.row.seats):
-            raise bad_request(f"seat must be from 1 to {len(match.row.seats)}.")
+            raise bad_request(_l("seat must be from 1 to %(last)d.", last=len(match.row.seats)))
         if not free:
-            raise ServiceError(409, "no-free-seat", "Every seat of this match is taken; you can watch it.")
+            raise ServiceError(409, "no-free-seat", _l("Every seat of this match is taken; you can watch it."))
         if not trusted:
             invites.check_claim(match.row.visibility, match.row.meta, invite)
         waiting = not match.begun()
@@ -201,7 +205,7 @@ def claim_seat(core: MatchCore, match_id, seat=None, player=None, invite=None, t
                 target.token_hash, target.name, target.claimed = before
         if not claimed:
             match.revision = -1  # taken through another process: catch up on the next request
-            raise ServiceError(409, "no-free-seat", "That seat was taken a moment ago.")
+            raise ServiceError(409, "no-free-seat", _l("That seat was taken a moment ago."))
         match.revision += 1
         if trusted_token:
             match.accounts.add(target.seat)
@@ -222,15 +226,16 @@ def join_by_name(core: MatchCore, name, game_name, options=None, player=None, cl
     (nothing happened in it) for `name_idle` seconds, so names cannot be held by matches nobody plays. `clock`:
     the time control of a match this creates (checked either way; one that is joined keeps its own)."""
     core.clocks.parse(clock, "online")
-    name = clean_name(name, "match name")
+    name = clean_name(name)
     if name is None:
-        raise bad_request("Type a match name.")
+        raise bad_request(_l("Type a match name."))
     key = name.lower()
     with core.name_lock:  # one by-name match per name, however many ask at once
         existing = core.storage.find_by_name(key)
         if existing is not None and summary.name_in_use(core, existing, core.name_idle):
             if existing.game != game_name:
-                raise ServiceError(409, "name-taken", f"The match name {name!r} is in use for another game.")
+                raise ServiceError(409, "name-taken", _l("The match name '%(name)s' is in use for another game.",
+                                                         name=name))
             try:
                 return {**claim_seat(core, existing.id, player=player, trusted=True), "created": False}
             except ServiceError as exc:
@@ -248,7 +253,7 @@ def hand_over(core: MatchCore, match_id, token, new_token_, name=None) -> list[i
     with match.lock:
         seats = match.seats_of(token)
         if not seats:
-            raise ServiceError(401, "unauthorized", "This token holds no seat in this match.")
+            raise ServiceError(401, "unauthorized", _l("This token holds no seat in this match."))
         for row in match.row.seats:
             if row.seat in seats:
                 moved = SeatRow(row.seat, row.kind, hash_token(new_token_), name or row.name, row.claimed)
@@ -264,9 +269,9 @@ def start(core: MatchCore, match: Match, seats: list[int], computer_level=None, 
     """The creator begins a match that waits for its creator's start (a decider). Unclaimed seats are left out,
     or, with `computer_level`, played by the computer."""
     if match.creator_started:
-        raise ServiceError(409, "already-started", "The match has already started.")
+        raise ServiceError(409, "already-started", _l("The match has already started."))
     if 1 not in seats:
-        raise ServiceError(403, "not-allowed", "Only the match's creator can start it.")
+        raise ServiceError(403, "not-allowed", _l("Only the match's creator can start it."))
     game = games.get(match.row.game)
     claimed = [s.seat for s in match.row.seats if s.token_hash is not None]
     if computer_level is not None:
@@ -279,7 +284,7 @@ def start(core: MatchCore, match: Match, seats: list[int], computer_level=None, 
     # An online match is for several people: alone, play a local game.
     if len(claimed) < max(game.seats[0], 2) or claimed != list(range(1, len(claimed) + 1)):
         raise ServiceError(409, "not-enough-players",
-                           "Wait until another player has joined, or let the computer play the free seats.")
+                           _l("Wait until another player has joined, or let the computer play the free seats."))
     options = {"players": len(claimed)} if "players" in game.options else {}
     return record("start", {"options": options}, 1)
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import games
 
 from ..errors import bad_request
+from ..i18n import _l
 from . import agreements, computer_seats, endings, moves, records, rematches, seating, summary, takebacks
 from .core import MatchCore
 from .inputs import integer
@@ -118,7 +119,7 @@ class MatchService(MatchCore):
 
     def claim_win(self, match_id, token, result="win") -> dict:
         if result not in ("win", "draw"):
-            raise bad_request('result must be "win" or "draw".')
+            raise bad_request(_l("result must be \"win\" or \"draw\"."))
         return self.command(match_id, token, endings.claim_win, result)
 
     def check_flag(self, match_id: str) -> None:
@@ -156,7 +157,7 @@ class MatchService(MatchCore):
 
     def pause(self, match_id, token, paused) -> dict:
         if not isinstance(paused, bool):
-            raise bad_request("paused must be true or false.")
+            raise bad_request(_l("paused must be true or false."))
         return self.command(match_id, token, computer_seats.pause, paused)
 
     def computer_request(self, match_id, version) -> dict | None:

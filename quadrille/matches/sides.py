@@ -8,6 +8,7 @@ import random
 import games
 
 from ..errors import bad_request
+from ..i18n import _l
 
 SIDES = ("first", "second", "random")
 
@@ -26,17 +27,18 @@ def seats_for_side(game_name, options, mode, side, seats) -> list[int] | None:
     if side is None:
         return seats
     if side not in SIDES:
-        raise bad_request("side must be one of: " + ", ".join(SIDES) + ".", "bad-side")
+        raise bad_request(_l("side must be one of: %(choices)s.", choices=", ".join(SIDES)), "bad-side")
     if seats is not None:
-        raise bad_request("Send side or seats, not both.", "bad-side")
+        raise bad_request(_l("Send side or seats, not both."), "bad-side")
     if mode != "online":
-        raise bad_request("side is for a game online; on one screen you play every side.", "bad-side")
+        raise bad_request(_l("side is for a game online; on one screen you play every side."), "bad-side")
     try:
         game = games.get(game_name)
     except (KeyError, TypeError):
         return None  # the match service names the unknown game
     if tuple(game.seats) != (2, 2):
-        raise bad_request(f"side is for two-player games; in {game.title} the creator is the first player.",
+        raise bad_request(_l("side is for two-player games; in %(title)s the creator is the first player.",
+                             title=game.title),
                           "bad-side")
     try:
         normal = game.normalise(options if isinstance(options, dict) else {})

@@ -8,6 +8,7 @@ back from the computer: that is computer_seats.reclaim_seat.
 from __future__ import annotations
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from .core import Decision, MatchCore, record
 from .match import Match
 
@@ -15,7 +16,7 @@ from .match import Match
 def rewind(core: MatchCore, match: Match, seats: list[int], to: int) -> Decision:
     """Go back to the position after `to` moves and continue from there (local games)."""
     if match.row.mode == "online":
-        raise ServiceError(403, "not-allowed", "Rewinds are for local games.")
+        raise ServiceError(403, "not-allowed", _l("Rewinds are for local games."))
     return rewind_to(match, to)
 
 
@@ -27,13 +28,13 @@ def takeback(core: MatchCore, match: Match, seats: list[int]) -> Decision:
         mover = match.move_seats[-1]
         if match.outcome() is not None or mover not in seats or match.board.turn != mover:
             raise ServiceError(403, "not-allowed",
-                               "Online, you can take back only your own actions, while it is still your turn.")
+                               _l("Online, you can take back only your own actions, while it is still your turn."))
     earlier = [p for p in rewind_points(match.board) if p < plies]
     if match.computer:
         # Against the computer, take back its reply too: back to before the last human move.
         human = [i for i in earlier if match.move_seats[i] not in match.computer]
         if not human:
-            raise bad_request("There is no move of yours to take back.", "bad-rewind")
+            raise bad_request(_l("There is no move of yours to take back."), "bad-rewind")
         earlier = human
     return rewind_to(match, earlier[-1] if earlier else plies - 1)
 
@@ -54,8 +55,9 @@ def before_last_move_of(match: Match, seat: int) -> int:
 def rewind_to(match: Match, to: int, offer: str | None = None) -> Decision:
     plies = len(match.board.moves)
     if not 0 <= to < plies:
-        raise bad_request(f"to must be from 0 to {plies - 1}." if plies else "There is no move to take back.",
+        raise bad_request(_l("to must be from 0 to %(last)d.", last=plies - 1) if plies
+                          else _l("There is no move to take back."),
                           "bad-rewind")
     if to not in rewind_points(match.board):
-        raise bad_request("A rewind stops only between complete turns.", "bad-rewind")
+        raise bad_request(_l("A rewind stops only between complete turns."), "bad-rewind")
     return record("rewind", {"to": to, **({"offer": offer} if offer else {})}, None)

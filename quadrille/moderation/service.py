@@ -22,6 +22,8 @@ import logging
 import time
 
 from ..errors import ServiceError
+from ..i18n.words import N_
+from ..i18n import _l, _ln
 from ..matches.core import Decision
 from . import decisions
 from .store import ModerationStore
@@ -42,7 +44,7 @@ class ModerationService:
     def account(self, name):
         found = self.accounts.by_name(name) if isinstance(name, str) else None
         if found is None:
-            raise ServiceError(404, "unknown-player", f"There is no player called {name!r}.")
+            raise ServiceError(404, "unknown-player", _l("There is no player called '%(name)s'.", name=name))
         return found
 
     def _done(self, actor: str, action: str, account=None, match_id=None, **detail) -> dict:
@@ -58,9 +60,9 @@ class ModerationService:
         note = decisions.text(note, decisions.MAX_NOTE, "note")
         account = self.account(name)
         if account.banned:
-            raise ServiceError(409, "already-banned", f"{account.name} is banned already.")
+            raise ServiceError(409, "already-banned", _l("%(name)s is banned already.", name=account.name))
         if account.name == actor:
-            raise ServiceError(403, "not-allowed", "A moderator cannot ban their own account.")
+            raise ServiceError(403, "not-allowed", _l("A moderator cannot ban their own account."))
         with self.accounts.engine.begin() as conn:
             self.store.set_flags(conn, account.id, banned=self.clock())
             self.challenges.withdraw(conn, account.id)
@@ -68,9 +70,9 @@ class ModerationService:
         return self._done(actor, "ban", account, note=note)
 
     # the flags an action sets or clears: (flag, set?) -> the action's name, and the refusal when already so
-    _FLAGS = {("banned", False): ("unban", "not-banned", "{} is not banned."),
-              ("muted", True): ("mute", "already-muted", "{} is muted already."),
-              ("muted", False): ("unmute", "not-muted", "{} is not muted.")}
+    _FLAGS = {("banned", False): ("unban", "not-banned", N_("%(name)s is not banned.")),
+              ("muted", True): ("mute", "already-muted", N_("%(name)s is muted already.")),
+              ("muted", False): ("unmute", "not-muted", N_("%(name)s is not muted."))}
 
     def unban(self, actor: str, name, note=None) -> dict:
         return self._flag(actor, name, note, "banned", False)
@@ -87,7 +89,7 @@ class ModerationService:
         note = decisions.text(note, decisions.MAX_NOTE, "note")
         account = self.account(name)
         if bool(getattr(account, flag)) == on:
-            raise ServiceError(409, reason, words.format(account.name))
+            raise ServiceError(409, reason, _l(words, name=account.name))
         with self.accounts.engine.begin() as conn:
             self.store.set_flags(conn, account.id, **{flag: self.clock() if on else None})
         return self._done(actor, action, account, note=note)
@@ -95,7 +97,8 @@ class ModerationService:
     def set_moderator(self, actor: str, name, moderator: bool) -> dict:
         account = self.account(name)
         if account.moderator == moderator:
-            raise ServiceError(409, "unchanged", f"{account.name} {'is' if moderator else 'is not'} a moderator already.")
+            raise ServiceError(409, "unchanged", _l("%(name)s is a moderator already.", name=account.name) if moderator
+                               else _l("%(name)s is not a moderator already.", name=account.name))
         with self.accounts.engine.begin() as conn:
             self.store.set_flags(conn, account.id, moderator=moderator)
         return self._done(actor, "moderator" if moderator else "moderator-removed", account)
@@ -105,7 +108,8 @@ class ModerationService:
         account = self.account(name)
         was = self.store.reset_rating(account.id, game)
         if was is None:
-            raise ServiceError(409, "no-rating", f"{account.name} has no {game} rating to reset.")
+            raise ServiceError(409, "no-rating", _l("%(name)s has no %(game)s rating to reset.",
+                                                    name=account.name, game=game))
         return self._done(actor, "reset-rating", account, game=game, was=was["rating"], games=was["games"])
 
     def sanctioned(self) -> list[dict]:
@@ -125,21 +129,21 @@ class ModerationService:
         match = self.matches.load(match_id)
         with match.lock:
             if match.outcome() is not None:
-                raise ServiceError(409, "game-over", "This match is over already.")
+                raise ServiceError(409, "game-over", _l("This match is over already."))
             # the match core's own path for an event (written, then the room and the bus told), seatless
             self.matches.carry_out(match, Decision(event=("abort", {"seat": None, "by": "site"}, None)))
 
     def delete(self, actor: str, match_id, note=None) -> dict:
         match_id, note = decisions.match_id(match_id), decisions.text(note, decisions.MAX_NOTE, "note")
         if not self.store.match_exists(match_id):
-            raise ServiceError(404, "not-found", "There is no such match.")
+            raise ServiceError(404, "not-found", _l("There is no such match."))
         try:
             self._close(match_id)  # its players see it end first (and a rated game is settled as aborted)
         except ServiceError as exc:
             if exc.error != "game-over":
                 raise
         if not self.store.delete_match(match_id):
-            raise ServiceError(404, "not-found", "There is no such match.")
+            raise ServiceError(404, "not-found", _l("There is no such match."))
         self.matches.forget([match_id])
         return self._done(actor, "delete", match_id=match_id, note=note)
 
@@ -147,7 +151,7 @@ class ModerationService:
         key = decisions.match_name(name)
         freed = self.store.free_name(key)
         if not freed:
-            raise ServiceError(404, "not-found", f"No match is called {key!r}.")
+            raise ServiceError(404, "not-found", _l("No match is called '%(key)s'.", key=key))
         return self._done(actor, "free-name", match_id=freed[0], name=key, matches=len(freed))
 
     # -- reports ----------------------------------------------------------------------------------------
@@ -158,15 +162,18 @@ class ModerationService:
         reason, text = decisions.reason(reason), decisions.text(text)
         reported = self.account(account_name) if account_name is not None else None
         if reported is not None and reported.id == reporter.id:
-            raise ServiceError(400, "bad-player", "You cannot report yourself.")
+            raise ServiceError(400, "bad-player", _l("You cannot report yourself."))
         if match_id is not None and not self.store.match_exists(match_id):
-            raise ServiceError(404, "not-found", "There is no such match.")
+            raise ServiceError(404, "not-found", _l("There is no such match."))
         if not self.budget(reporter.id):
-            raise ServiceError(429, "rate-limited", "You have sent many reports in a short time; wait a while "
-                                                    "before the next one.")
+            raise ServiceError(429, "rate-limited", _l("You have sent many reports in a short time; wait a while "
+                                                       "before the next one."))
         if self.store.reports_by(reporter.id, self.clock() - 86400) >= REPORTS_PER_DAY:
-            raise ServiceError(429, "rate-limited", f"You have sent {REPORTS_PER_DAY} reports today; the "
-                                                    "moderators will read them. Try again tomorrow.")
+            raise ServiceError(429, "rate-limited", _ln("You have sent %(num)d report today; the moderators will "
+                                                        "read it. Try again tomorrow.",
+                                                        "You have sent %(num)d reports today; the moderators will "
+                                                        "read them. Try again tomorrow.",
+                                                        REPORTS_PER_DAY))
         report_id = self.store.add_report(reporter.id, reported.id if reported else None, match_id, reason, text)
         log.info("moderation: report %d by %s (id %d): %s%s, %s", report_id, reporter.name, reporter.id,
                  f"account {reported.name} " if reported else "", f"match {match_id}" if match_id else "", reason)
@@ -180,7 +187,7 @@ class ModerationService:
 
     def dismiss(self, actor: str, report_id) -> dict:
         if not isinstance(report_id, int) or isinstance(report_id, bool) or not self.store.resolve_report(report_id):
-            raise ServiceError(404, "not-found", "There is no such open report.")
+            raise ServiceError(404, "not-found", _l("There is no such open report."))
         return self._done(actor, "dismiss-report", report=report_id)
 
     def journal(self, limit: int = 100) -> list[dict]:

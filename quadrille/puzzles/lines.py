@@ -16,6 +16,7 @@ from __future__ import annotations
 import games
 
 from .. import pictures
+from ..i18n import _l
 from ..position_state import position_state
 
 MAX_MOVES = 64          # solver's moves an attempt may send (a solution holds at most a few dozen)
@@ -104,5 +105,6 @@ def _refusal(board, move: str) -> str:
         board.copy().push(move)
     except games.IllegalMove as exc:
         detail = getattr(exc, "detail", None)
-        return f"{move!r} is not a legal move here: {exc.reason}" + (f" ({detail})" if detail else "")
-    return f"{move!r} is not a legal move here."
+        reason = exc.reason + (f" ({detail})" if detail else "")
+        return _l("%(move)s is not a legal move here: %(reason)s", move=repr(move), reason=reason)
+    return _l("%(move)s is not a legal move here.", move=repr(move))

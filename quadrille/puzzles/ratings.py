@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from ..errors import bad_request
+from ..i18n import _l
 from ..ratings.glicko2 import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate
 
 TAU = 0.75                      # lichess's, as the games' ratings (ratings/service.py)
@@ -57,13 +58,13 @@ def guest_rating(sent) -> Rating:
     if sent is None:
         return Rating()
     if not isinstance(sent, dict):
-        raise bad_request("rating must be an object: {\"rating\", \"rd\", \"volatility\"}.", "bad-rating")
+        raise bad_request(_l("rating must be an object: {\"rating\", \"rd\", \"volatility\"}."), "bad-rating")
     values = {}
     for name, bounds, default in (("rating", RATING_RANGE, DEFAULT_RATING), ("rd", RD_RANGE, DEFAULT_RD),
                                   ("volatility", VOLATILITY_RANGE, DEFAULT_VOLATILITY)):
         value = sent.get(name, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise bad_request(f"rating.{name} must be a number.", "bad-rating")
+            raise bad_request(_l("rating.%(name)s must be a number.", name=name), "bad-rating")
         values[name] = _clamp(float(value), bounds, default)
     return Rating(values["rating"], values["rd"], values["volatility"])
 

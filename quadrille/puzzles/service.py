@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import date as Date
 
 from ..errors import ServiceError
+from ..i18n import _l
 from ..ratings.glicko2 import Rating
 from . import library, lines, ratings
 from .store import Lost, PuzzleStore
@@ -65,7 +66,7 @@ class PuzzleService:
         try:
             return library.puzzle(puzzle_id)
         except KeyError:
-            raise ServiceError(404, "unknown-puzzle", "There is no such puzzle.") from None
+            raise ServiceError(404, "unknown-puzzle", _l("There is no such puzzle.")) from None
 
     def current_rating(self, puzzle: dict) -> dict:
         row = self.store.puzzle_ratings([puzzle["id"]]).get(puzzle["id"])
@@ -87,9 +88,9 @@ class PuzzleService:
         of lately (unless it had them all); the answer carries its rating and the solver's."""
         offered = library.games_with_puzzles()
         if game is not None and game not in offered:
-            raise ServiceError(404, "unknown-game", "There are no puzzles of that game.")
+            raise ServiceError(404, "unknown-game", _l("There are no puzzles of that game."))
         if not offered:
-            raise ServiceError(404, "no-puzzles", "No puzzles are installed.")
+            raise ServiceError(404, "no-puzzles", _l("No puzzles are installed."))
         game = game or self.rng.choice(offered)
         mine = self.solver_rating(solver, guest)
         pool = library.puzzles(game)
@@ -114,7 +115,7 @@ class PuzzleService:
             return library.puzzle(self._daily[1])
         ids = sorted(p["id"] for game in library.games_with_puzzles() for p in library.puzzles(game))
         if not ids:
-            raise ServiceError(404, "no-puzzles", "No puzzles are installed.")
+            raise ServiceError(404, "no-puzzles", _l("No puzzles are installed."))
         index = int.from_bytes(hashlib.sha256(day.isoformat().encode()).digest()[:8], "big") % len(ids)
         self._daily = (day, ids[index])
         return library.puzzle(ids[index])
@@ -181,6 +182,6 @@ def checked_moves(moves) -> list[str]:
     """The attempt's moves, or 400 `bad-moves`: a non-empty list of move strings, not too many, not too long."""
     if (not isinstance(moves, list) or not moves or len(moves) > lines.MAX_MOVES
             or not all(isinstance(m, str) and 0 < len(m) <= lines.MAX_MOVE_LENGTH for m in moves)):
-        raise ServiceError(400, "bad-moves", f"moves must be a list of 1 to {lines.MAX_MOVES} moves in the "
-                                             "game's notation: the solver's own moves so far.")
+        raise ServiceError(400, "bad-moves", _l("moves must be a list of 1 to %(most)d moves in the game's notation: "
+                                                "the solver's own moves so far.", most=lines.MAX_MOVES))
     return moves

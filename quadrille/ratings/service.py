@@ -40,6 +40,7 @@ from sqlalchemy import and_, delete, func, insert, or_, select, update
 import games
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, _ln
 from ..infra.schema import (accounts_table, rated_matches_table, rating_history_table, ratings_table)
 from .glicko2 import Rating, rate
 from .match_ratings import MatchRatings, changes_of
@@ -72,16 +73,21 @@ class RatingService:
         nonstandard = game.nonstandard(options)
         if nonstandard:
             named = ", ".join(repr(name) for name in nonstandard)
-            raise bad_request(f"Rated games start from the standard position: the option {named} sets another start "
-                              f"(an imported game's). Make the challenge unrated, or leave {named} out.", "bad-rated")
+            raise bad_request(_l("Rated games start from the standard position: the option %(named)s sets another "
+                                 "start (an imported game's). Make the challenge unrated, or leave %(named)s out.",
+                                 named=named), "bad-rated")
         if len(accounts) == 2:
             with self.reading() as conn:
                 played = self._pair_games(conn, accounts[0], accounts[1], game.name)
             if played >= self.pair_limit:
                 raise ServiceError(409, "rated-limit",
-                                   f"You have played {played} rated games of {game.title} with this player in the "
-                                   f"last 24 hours, the most that count: make this one unrated, or play it "
-                                   "rated tomorrow.")
+                                   _ln("You have played %(num)d rated game of %(title)s with this player in the last "
+                                       "24 hours, the most that count: make this one unrated, or play it rated "
+                                       "tomorrow.",
+                                       "You have played %(num)d rated games of %(title)s with this player in the "
+                                       "last 24 hours, the most that count: make this one unrated, or play it rated "
+                                       "tomorrow.",
+                                       played, title=game.title))
 
     def _pair_games(self, conn, a: int, b: int, game: str) -> int:
         """Rated games of `game` between accounts a and b in the last day: a's recent rows of that game

@@ -22,12 +22,13 @@ from flask import Blueprint, Response, jsonify, redirect, render_template, reque
 
 from .. import analysis_board, catalog
 from ..errors import bad_request
+from ..i18n import _l
 from .http_api import json_body, service
 from .pages import game_assets, parse_option
 
 bp = Blueprint("analysis_board", __name__)
 
-RESERVED = ("options", "moves", "ply", "format", "game")  # query fields that are not a game's option
+RESERVED = ("options", "moves", "ply", "format", "game", "lang")  # query fields that are not a game's option (lang: the page's language)
 
 
 def query_options(game) -> dict:
@@ -37,7 +38,7 @@ def query_options(game) -> dict:
         try:
             options = json.loads(text)
         except ValueError:
-            raise bad_request("options must be a JSON object, e.g. {\"size\": 7}.", "bad-options")
+            raise bad_request(_l("options must be a JSON object, e.g. {\"size\": 7}."), "bad-options")
         return options
     options = {}
     for key, value in request.args.items():
@@ -45,7 +46,7 @@ def query_options(game) -> dict:
             continue
         option = game.options.get(key)
         if option is None:
-            raise bad_request(f"unknown option {key!r}", "bad-options")
+            raise bad_request(_l("unknown option '%(key)s'", key=key), "bad-options")
         options[key] = parse_option(option, value)
     return options
 

@@ -18,6 +18,7 @@ from flask import Blueprint, current_app, session
 from ..bots.events import account_topic, match_topic
 from ..bots.streams import Stream
 from ..errors import ServiceError
+from ..i18n import _l
 from ..accounts import my_games
 from .clients import client_address
 from .sessions import bearer, current_account
@@ -37,8 +38,8 @@ def stream_for(account) -> Stream:
     kit, accounts = bots(), current_app.extensions["quadrille.accounts"]
     keys = {"account": str(account.id), "address": client_address()}
     if not kit.budget.open(keys):
-        raise ServiceError(429, "rate-limited", "Too many streams are open for this account or address; close one "
-                                                "first (each bot needs one event stream and one stream per game).")
+        raise ServiceError(429, "rate-limited", _l("Too many streams are open for this account or address; close one "
+                                                   "first (each bot needs one event stream and one stream per game)."))
     token, session_id = bearer(), session.get("sid")
     if token is not None:
         def still_allowed() -> bool:
@@ -80,7 +81,7 @@ def game_stream(match_id):
     service = current_app.extensions["quadrille"]
     seats = service.seats_of(match_id, account.seat_key, seen=True)
     if not seats:
-        raise ServiceError(401, "unauthorized", "This account holds no seat of this match.")
+        raise ServiceError(401, "unauthorized", _l("This account holds no seat of this match."))
     presence = service.presence
     stream = stream_for(account)
     last: dict = {}

@@ -7,6 +7,7 @@ import games
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from ..accounts.service import is_api_token
 from ..matches.invites import invite_link
 from ..matches.sides import seats_for_side
@@ -28,13 +29,14 @@ def json_body(optional: bool = False) -> dict:
     if optional and not request.content_length and not request.is_json:
         return {}
     if not request.is_json:
-        raise ServiceError(415, "unsupported-media-type", "Send the body as JSON with Content-Type: application/json.")
+        raise ServiceError(415, "unsupported-media-type", _l("Send the body as JSON with Content-Type: "
+                                                             "application/json."))
     try:
         body = request.get_json(silent=True)
     except RecursionError:  # JSON nested deeper than Python will parse
         body = None
     if not isinstance(body, dict):
-        raise bad_request("The request body must be a JSON object.")
+        raise bad_request(_l("The request body must be a JSON object."))
     return body
 
 
@@ -76,11 +78,11 @@ def check_options(name):
     try:
         game = games.get(name)
     except KeyError:
-        raise ServiceError(404, "not-found", "There is no such game.")
+        raise ServiceError(404, "not-found", _l("There is no such game."))
     options = body.get("options")
     options = {} if options is None else options  # absent or null: the defaults; false or [] is no object
     if not isinstance(options, dict):
-        raise bad_request("options must be an object.", "bad-options")
+        raise bad_request(_l("options must be an object."), "bad-options")
     try:
         options = game.normalise(options)
     except ValueError as exc:
@@ -123,8 +125,8 @@ def import_match():
         except ServiceError as exc:
             if exc.status != 400:
                 raise
-            raise bad_request("This file is not a Quadrille record: it is not a JSON object such as an exported "
-                              "record. Saves of the original games are .ltc (Lattice) and .twr (Towers) files.",
+            raise bad_request(_l("This file is not a Quadrille record: it is not a JSON object such as an exported "
+                                 "record. Saves of the original games are .ltc (Lattice) and .twr (Towers) files."),
                               "bad-record")
         created = service().import_record(record, mode=mode, player=player)
     current_app.extensions["quadrille.retention"].imported()  # deleted unless opened (matches/retention.py)
@@ -183,7 +185,7 @@ def match_action(match_id, action):
         "timeout": lambda: svc.claim_win(match_id, token, body.get("result", "win")),
     }
     if action not in actions:
-        raise ServiceError(404, "not-found", "There is no such action.")
+        raise ServiceError(404, "not-found", _l("There is no such action."))
     answer = actions[action]()
     if bearer() != token and isinstance(answer, dict) and answer.get("token") == token:
         answer = {**answer, "token": None}  # an API token's rematch: never its account's seat key (it plays it)

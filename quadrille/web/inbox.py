@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import request
 from flask_socketio import SocketIO, join_room
 
+from ..i18n import _l, translated
 from ..errors import ServiceError
 from .sessions import session_account
 from .socket_tokens import SocketTokens
@@ -28,7 +29,7 @@ def register(socketio: SocketIO, tokens: SocketTokens | None = None) -> None:
         if account is None:
             account = session_account()
         if account is None:
-            return {"ok": False, "error": "login-required", "reason": "Log in (or send an API token) to receive "
-                                                                      "challenges."}
+            return {"ok": False, "error": "login-required", "reason": translated(_l(
+                "Log in (or send an API token) to receive challenges."))}
         join_room(room_of(account.id))
         return {"ok": True, "account": account.public()}

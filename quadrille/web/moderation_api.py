@@ -15,6 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, Flask, current_app, jsonify, request
 
 from ..errors import ServiceError
+from ..i18n import _l
 from ..moderation import REASONS
 from .http_api import json_body
 from .sessions import current_account
@@ -33,7 +34,7 @@ def moderator():
     """The moderator asking, or 404 for anyone else (the moderators' API is not there for them)."""
     account = current_account(required=False)
     if account is None or not account.moderator:
-        raise ServiceError(404, "not-found", "There is no such page.")
+        raise ServiceError(404, "not-found", _l("There is no such page."))
     return account
 
 
@@ -85,7 +86,7 @@ ACCOUNT_ACTIONS = {"ban": "ban", "unban": "unban", "mute": "mute", "unmute": "un
 def act_on_match(match_id, action):
     actor = moderator()
     if action not in MATCH_ACTIONS:
-        raise ServiceError(404, "not-found", "There is no such action: close or delete.")
+        raise ServiceError(404, "not-found", _l("There is no such action: close or delete."))
     body = json_body(optional=True)
     return jsonify(getattr(moderation(), MATCH_ACTIONS[action])(actor.name, match_id, body.get("note")))
 
@@ -97,7 +98,7 @@ def act_on_account(name, action):
     if action == "reset-rating":
         return jsonify(moderation().reset_rating(actor.name, name, body.get("game")))
     if action not in ACCOUNT_ACTIONS:
-        raise ServiceError(404, "not-found", "There is no such action: ban, unban, mute, unmute or reset-rating.")
+        raise ServiceError(404, "not-found", _l("There is no such action: ban, unban, mute, unmute or reset-rating."))
     return jsonify(getattr(moderation(), ACCOUNT_ACTIONS[action])(actor.name, name, body.get("note")))
 
 
@@ -122,8 +123,8 @@ def install(app: Flask) -> None:
             return None
         account = current_account(required=False)
         if account is not None and account.muted:
-            raise ServiceError(403, "muted", "Your account is muted: it cannot name matches or seats that others "
-                                             "see. Play without a name, or ask the site's moderators.")
+            raise ServiceError(403, "muted", _l("Your account is muted: it cannot name matches or seats that others "
+                                                "see. Play without a name, or ask the site's moderators."))
         return None
 
 

@@ -14,6 +14,10 @@ import time
 
 from flask import Blueprint, flash, g, redirect, render_template, request, url_for
 
+from flask_babel import gettext
+
+from ..i18n import translated
+from ..i18n.words import N_
 from ..errors import ServiceError
 from ..moderation import REASONS
 from ..moderation.decisions import MAX_NOTE, MAX_TEXT
@@ -35,10 +39,10 @@ ACTIONS = {
     "reset-rating": ("reset_rating", ("name", "game")),
     "dismiss-report": ("dismiss", ("report",)),
 }
-DONE = {"close": "Closed match {match}.", "delete": "Deleted match {match}.", "ban": "Banned {name}.",
-        "unban": "Unbanned {name}.", "mute": "Muted {name}.", "unmute": "Unmuted {name}.",
-        "free-name": "Freed the match name {match_name!r}.", "reset-rating": "Reset {name}'s {game} rating.",
-        "dismiss-report": "Dismissed report #{report}."}
+DONE = {"close": N_("Closed match %(match)s."), "delete": N_("Deleted match %(match)s."),
+        "ban": N_("Banned %(name)s."), "unban": N_("Unbanned %(name)s."), "mute": N_("Muted %(name)s."),
+        "unmute": N_("Unmuted %(name)s."), "free-name": N_("Freed the match name '%(match_name)s'."),
+        "reset-rating": N_("Reset %(name)s's %(game)s rating."), "dismiss-report": N_("Dismissed report #%(report)s.")}
 
 
 @bp.app_template_filter("moderation_time")
@@ -62,7 +66,7 @@ def moderation_page():
 def moderation_action(action):
     me = moderator()
     if action not in ACTIONS:
-        flash("There is no such action.", "error")
+        flash(gettext("There is no such action."), "error")
         return redirect(url_for(".moderation_page"))
     method, fields = ACTIONS[action]
     values = {field: request.form.get(field, "").strip() or None for field in fields}
@@ -71,9 +75,9 @@ def moderation_action(action):
     try:
         getattr(moderation(), method)(me.name, *values.values())
     except ServiceError as exc:
-        flash(f"Nothing was changed: {exc.reason}", "error")
+        flash(gettext("Nothing was changed: %(why)s", why=translated(exc.reason)), "error")
     else:
-        flash(DONE[action].format(**values), "good")
+        flash(gettext(DONE[action], **values), "good")
     return redirect(url_for(".moderation_page") + "#" + ("matches" if "match" in values else "accounts"))
 
 

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, current_app, g, render_template, request
 import games
 from games.notation import cell_name, file_name
 
+from ..i18n import _l, translated
 from .. import catalog, pictures, tutorials
 from ..errors import ServiceError
 from ..catalog import describe, installed_games, level_words
@@ -140,7 +141,8 @@ def embed_new(game_name):
     try:
         options = current_app.extensions["quadrille"].offered_options(game, options)
     except ValueError as exc:
-        return render_template("error.html", reason=f"These options do not make a game: {exc}."), 400
+        return render_template("error.html", reason=translated(_l("These options do not make a game: %(why)s.",
+                                                                        why=str(exc)))), 400
     g.carries_token = True  # never cached: each visit decides afresh which game the frame opens
     return render_template("embed_new.html", game=game.to_dict(), options=options)
 

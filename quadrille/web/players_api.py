@@ -13,10 +13,13 @@ from ..accounts.api_tokens import check_label
 from ..accounts.my_games import account_games, token_games
 from ..accounts.service import checked_tokens
 from ..errors import ServiceError
+from ..i18n import _l
 from . import known_devices
 from .http_api import json_body
 from .clients import client_address
 from .sessions import by_bearer, current_account, log_in, log_out
+from ..i18n.languages import COOKIE as LANGUAGE_COOKIE
+from ..i18n.web import remember as remember_language, save_account_language
 
 bp = Blueprint("players_api", __name__, url_prefix="/api")
 
@@ -82,8 +85,23 @@ def who_am_i():
     if account is None:
         return jsonify({"account": None})
     if by_bearer():
-        return jsonify({"account": account.public()})
-    return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf()})
+        return jsonify({"account": account.public(), "language": account.language})
+    return jsonify({"account": account.public(), "seat_key": account.seat_key, "csrf": generate_csrf(),
+                    "language": account.language})
+
+
+@bp.post("/account/language")
+def set_language():
+    """{"language": "pl" | null}: the language of the member's pages and of the API's reasons for them
+    (docs/translating.md); null: follow the browser. This browser's `lang` cookie follows."""
+    body = json_body()
+    language = save_account_language(current_account(), body.get("language"))
+    response = jsonify({"language": language})
+    if language is None:
+        response.delete_cookie(LANGUAGE_COOKIE)
+    else:
+        remember_language(response, language)
+    return response
 
 
 @bp.post("/account/login")
@@ -163,7 +181,7 @@ def search_players():
 def profile(name):
     account = accounts().by_name(name)
     if account is None:
-        raise ServiceError(404, "unknown-player", f"There is no player called {name!r}.")
+        raise ServiceError(404, "unknown-player", _l("There is no player called '%(name)s'.", name=name))
     return jsonify(profile_of(account))
 
 
@@ -180,7 +198,7 @@ def profile_of(account) -> dict:
 @bp.get("/leaderboard/<game>")
 def leaderboard(game):
     if game not in games.names():
-        raise ServiceError(404, "not-found", "There is no such game.")
+        raise ServiceError(404, "not-found", _l("There is no such game."))
     return jsonify({"game": game, "players": ratings().leaderboard(game), "rule": ratings().rule.as_json()})
 
 
@@ -224,7 +242,7 @@ def get_challenge(challenge_id):
     account = current_account()
     found = challenges().get(challenge_id)
     if found["from"] != account.name and account.name not in [t["name"] for t in found["to"]]:
-        raise ServiceError(404, "not-found", "There is no such challenge.")
+        raise ServiceError(404, "not-found", _l("There is no such challenge."))
     return jsonify(found)
 
 
@@ -234,7 +252,7 @@ def answer_challenge(challenge_id, action):
     actions = {"accept": challenges().accept, "decline": challenges().decline, "cancel": challenges().cancel,
                "start": challenges().start}
     if action not in actions:
-        raise ServiceError(404, "not-found", "There is no such action.")
+        raise ServiceError(404, "not-found", _l("There is no such action."))
     json_body(optional=True)
     return jsonify(actions[action](current_account(), challenge_id))
 

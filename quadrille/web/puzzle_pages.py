@@ -24,7 +24,9 @@ import games
 
 from .. import catalog
 from ..errors import ServiceError
+from ..i18n import _l
 from ..puzzles import library
+from ..puzzles.theme_words import theme_names
 from .clients import client_address
 from .http_api import json_body
 from .pages import game_assets
@@ -57,13 +59,13 @@ def guest_from_query() -> dict | None:
             try:
                 sent[name] = float(text)
             except ValueError:
-                raise ServiceError(400, "bad-rating", f"{name} must be a number.") from None
+                raise ServiceError(400, "bad-rating", _l("%(name)s must be a number.", name=name)) from None
     return sent or None
 
 
 def puzzle_game(name: str) -> str:
     if name not in library.games_with_puzzles():
-        raise ServiceError(404, "unknown-game", "There are no puzzles of that game.")
+        raise ServiceError(404, "unknown-game", _l("There are no puzzles of that game."))
     return name
 
 
@@ -117,17 +119,19 @@ def page(mode: str, game: str | None, puzzle_id: str | None):
     elif puzzle_id:
         first = puzzles.served(puzzles.puzzle(puzzle_id))
         if game is not None and first["game"] != game:
-            raise ServiceError(404, "unknown-puzzle", "There is no such puzzle of this game.")
+            raise ServiceError(404, "unknown-puzzle", _l("There is no such puzzle of this game."))
     else:
         first = puzzles.next(solver(), game)
     first.setdefault("you", puzzles.solver_rating(solver()))
+    theme_words = theme_names(first.get("themes", []))
     name = first["game"]
     shown = games.get(name)
     data = {"mode": mode, "game": game, "puzzle": first, "account": current_account(required=False) is not None,
             "titles": {g: games.get(g).title for g in library.games_with_puzzles()},
             "sides": catalog.words(name).get("seats", {})}
     return render_template("puzzles.html", data=data, game=shown.to_dict(), state=first["state"], levels=[],
-                           assets=game_assets(name), page_game=games.get(game).title if game else None)
+                           assets=game_assets(name), page_game=games.get(game).title if game else None,
+                           theme_words=theme_words)
 
 
 # -- the lobby's daily puzzle tile and links (templates/lobby.html) ----------------------------------------
@@ -143,7 +147,7 @@ def daily_tile() -> dict | None:
         log.exception("the daily puzzle could not be read for the lobby")
         return None
     return {"title": games.get(daily["game"]).title, "rating": round(service().current_rating(daily)["rating"]),
-            "themes": [t.replace("-", " ") for t in daily["themes"]]}
+            "themes": theme_names(daily["themes"])}
 
 
 @bp.app_template_global("puzzle_games")

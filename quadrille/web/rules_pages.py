@@ -13,6 +13,7 @@ import games
 from .. import catalog, pictures, tutorials
 from ..catalog import computer_levels
 from ..errors import ServiceError, bad_request
+from ..i18n import _l
 from .pages import parse_option
 
 bp = Blueprint("rules", __name__)
@@ -21,7 +22,7 @@ bp = Blueprint("rules", __name__)
 def drawn(name: str):
     """The game of a picture's or rules page's URL; 404 for a game that draws no pictures."""
     if name not in pictures.names():
-        raise ServiceError(404, "not-found", "There is no such game.")
+        raise ServiceError(404, "not-found", _l("There is no such game."))
     return games.get(name)
 
 
@@ -31,13 +32,16 @@ def preview_svg(name):
     game = drawn(name)
     options = {}
     for key, value in request.args.items():
+        if key == "lang":  # the language of the words (quadrille/i18n/web.py), not an option
+            continue
         option = game.options.get(key)
         if option is None or option.kind == "text":
-            raise bad_request(f"unknown option {key!r}", "bad-options")
+            raise bad_request(_l("unknown option '%(key)s'", key=key), "bad-options")
         options[key] = parse_option(option, value)
         low_high = option.form
         if low_high and isinstance(options[key], int) and not low_high[0] <= options[key] <= low_high[1]:
-            raise bad_request(f"option {key!r}: from {low_high[0]} to {low_high[1]} here", "bad-options")
+            raise bad_request(_l("option '%(key)s': from %(low)s to %(high)s here",
+                                 key=key, low=low_high[0], high=low_high[1]), "bad-options")
     try:
         svg = pictures.preview(name, options)
     except ValueError as exc:
@@ -57,7 +61,7 @@ def diagram(name: str, options: dict | None = None, moves=(), marks=(), legal: b
 def rules_page(name):
     game = drawn(name)
     if not (catalog.template_folder(name) / "rules.html").is_file():
-        raise ServiceError(404, "not-found", "This game has no rules page.")
+        raise ServiceError(404, "not-found", _l("This game has no rules page."))
     return render_template("rules.html", game=game.to_dict(), name=name, words=catalog.words(name),
                            levels=computer_levels(name), has_lesson=name in tutorials.names(),
                            diagram=lambda *a, **k: diagram(name, *a, **k))

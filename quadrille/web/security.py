@@ -35,6 +35,7 @@ from flask import Flask, g, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from ..errors import ServiceError
+from ..i18n import _l
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -117,7 +118,7 @@ def origin_of(url: str) -> str:
 
 
 def cross_site() -> ServiceError:
-    return ServiceError(403, "cross-origin", "This request came from another site; Quadrille refused it.")
+    return ServiceError(403, "cross-origin", _l("This request came from another site; Quadrille refused it."))
 
 
 class HeadWithoutBody:

@@ -28,6 +28,8 @@ from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ServiceError
+from ..i18n import _l
+from ..i18n import translated
 from ..infra.schema import site_keys_table
 from .security import STATE_CHANGING
 
@@ -77,11 +79,11 @@ def install(app: Flask, storage) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_refused(exc: CSRFError):
-        refusal = ServiceError(403, "csrf", "This request lacks this site's CSRF token (reload the page and try "
-                                            "again); nothing was changed.")
+        refusal = ServiceError(403, "csrf", _l("This request lacks this site's CSRF token (reload the page and try "
+                                               "again); nothing was changed."))
         if request.path.startswith("/api/"):
             return jsonify(refusal.to_dict()), 403
-        return render_template("error.html", reason=refusal.reason), 403
+        return render_template("error.html", reason=translated(refusal.reason)), 403
 
 
 def accounts():
@@ -114,12 +116,13 @@ def current_account(required: bool = True):
         if bearer() is not None:
             account = bearer_account()
             if account is None and required:
-                raise ServiceError(401, "bad-token", "This API token is not valid (revoked, or of a deleted or banned account).")
+                raise ServiceError(401, "bad-token", _l("This API token is not valid (revoked, or of a deleted or "
+                                                        "banned account)."))
         else:
             account = session_account()
         g.account = account
     if g.account is None and required:
-        raise ServiceError(401, "login-required", "Log in first (or send an API token).")
+        raise ServiceError(401, "login-required", _l("Log in first (or send an API token)."))
     return g.account
 
 

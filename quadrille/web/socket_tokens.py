@@ -21,8 +21,9 @@ from flask_socketio import ConnectionRefusedError  # python-socketio's: its data
 
 from ..accounts.service import is_api_token
 from ..errors import ServiceError
+from ..i18n.words import N_
 
-BAD_TOKEN = "This API token is not valid (revoked, or of a deleted account)."
+BAD_TOKEN = N_("This API token is not valid (revoked, or of a deleted account).")
 
 
 def refused(error: str, reason: str) -> ConnectionRefusedError:

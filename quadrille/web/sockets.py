@@ -17,6 +17,8 @@ from flask import request
 from flask_socketio import SocketIO, join_room, leave_room
 
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, translated
+from ..i18n.words import N_
 from ..infra.limits import Audiences, Budgets
 from ..infra.presence import Presence
 from ..matches import MatchService
@@ -26,9 +28,9 @@ from .socketio_server import harden, refusal
 
 log = logging.getLogger("quadrille")
 
-RATE_LIMITED = refusal("rate-limited", "Too many messages at once; wait a few seconds and try again.")
-TOO_MANY_WATCHERS = ServiceError(429, "rate-limited", "Too many connections from your address are watching this "
-                                 "match; close another tab that shows it and try again.")
+RATE_LIMITED = refusal("rate-limited", N_("Too many messages at once; wait a few seconds and try again."))
+TOO_MANY_WATCHERS = ServiceError(429, "rate-limited", _l("Too many connections from your address are watching this "
+                                                         "match; close another tab that shows it and try again."))
 # What an event costs of its socket's budget: a move or a take-back is one; events that make the server
 # replay a match or broadcast a whole STATE to the room cost more, so that their floods end sooner.
 EVENT_COSTS = {"watch": 2, "claim": 5, "pause": 5, "rematch": 5, "decline": 2, "computer": 5,
@@ -70,7 +72,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
     @socketio.on("connect")
     def connect(auth=None, *_args):
         if not budgets.connect(address()):
-            raise refused("rate-limited", "Too many connections from your address; try again later.")
+            raise refused("rate-limited", translated(_l("Too many connections from your address; try again later.")))
         try:
             tokens.connect(request.sid, auth)  # an API token in the handshake: the socket acts as its account
         except Exception:
@@ -84,7 +86,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
         def wrapper(data=None):
             try:
                 if not isinstance(data, dict):
-                    raise bad_request("The event's payload must be an object.")
+                    raise bad_request(_l("The event's payload must be an object."))
                 data, account = tokens.resolve(request.sid, data)  # an API token stands for its seat key
                 return {"ok": True, **(hide_seat_key(handler(data), account) or {})}
             except ServiceError as exc:
@@ -92,7 +94,7 @@ def register(socketio: SocketIO, service: MatchService, presence: Presence, budg
             except Exception:  # a bug must not leave the client waiting for its acknowledgement
                 log.exception("unexpected error in socket event %s", handler.__name__)
                 return {"ok": False, "error": "server-error",
-                        "reason": "Something went wrong on the server; nothing was changed."}
+                        "reason": translated(_l("Something went wrong on the server; nothing was changed."))}
         return wrapper
 
     pending_lock = threading.Lock()

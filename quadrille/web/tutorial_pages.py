@@ -14,6 +14,7 @@ import games
 
 from .. import catalog, tutorials
 from ..errors import ServiceError, bad_request
+from ..i18n import _l, translated
 from .http_api import json_body
 from .pages import game_assets
 
@@ -25,7 +26,7 @@ MAX_MOVE = 200  # characters of a tried move (the longest real move is a Lattice
 def taught(name: str):
     """The game of a tutorial's URL; 404 for an unknown game (and tutorial_data's for one without a tutorial)."""
     if name not in games.names():
-        raise ServiceError(404, "not-found", "There is no such game.")
+        raise ServiceError(404, "not-found", _l("There is no such game."))
     return games.get(name)
 
 
@@ -53,7 +54,7 @@ def tutorial_step(name, index):
     try:
         return jsonify(tutorials.step(name, index))
     except tutorials.TutorialError:
-        raise ServiceError(404, "not-found", "There is no such step.")
+        raise ServiceError(404, "not-found", _l("There is no such step."))
 
 
 @bp.post("/api/learn/<name>/steps/<int:index>")
@@ -61,8 +62,11 @@ def tutorial_try(name, index):
     taught(name)
     move = json_body().get("move")
     if not isinstance(move, str) or not move or len(move) > MAX_MOVE:
-        raise bad_request("move must be a move in the game's notation.")
+        raise bad_request(_l("move must be a move in the game's notation."))
     try:
-        return jsonify(tutorials.attempt(name, index, move))
+        verdict = tutorials.attempt(name, index, move)
+        if "reason" in verdict:  # in the page's language (quadrille/i18n/words.py)
+            verdict["reason"] = translated(verdict["reason"])
+        return jsonify(verdict)
     except tutorials.TutorialError:
-        raise ServiceError(404, "not-found", "There is no such step.")
+        raise ServiceError(404, "not-found", _l("There is no such step."))

@@ -3,6 +3,7 @@
 // the account.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Players = window.QuadrillePlayers;
   const Tokens = window.QuadrilleTokens;
   const $ = (id) => document.getElementById(id);
@@ -26,7 +27,11 @@
     const answer = await Players.api(path, { ...body, tokens: Players.anonymousTokens() });
     Players.signedIn(answer);
     const n = answer.claimed.length;
-    sessionStorage.setItem("quadrille.welcome", n ? `Welcome, ${answer.account.name}. ${n} game${n === 1 ? "" : "s"} of this browser are now in your account.` : `Welcome, ${answer.account.name}.`);
+    const name = answer.account.name;
+    sessionStorage.setItem("quadrille.welcome", n
+      ? I18n.n("Welcome, {name}. {count} game of this browser is now in your account.",
+        "Welcome, {name}. {count} games of this browser are now in your account.", n, { name, count: n })
+      : I18n.t("Welcome, {name}.", { name }));
     window.location.assign("/me");
   }
 
@@ -38,7 +43,7 @@
     Tokens.setAccountKey(newKey);
   }
 
-  const when = (seconds) => new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const when = (seconds) => new Date(seconds * 1000).toLocaleString(I18n.locale, { dateStyle: "medium", timeStyle: "short" });
 
   function showTokens(tokens) {
     const list = $("token-list");
@@ -51,16 +56,17 @@
       info.className = "token-info";
       const label = document.createElement("span");
       label.className = "token-label";
-      label.textContent = token.label || "Token " + token.id.slice(0, 6);
+      label.textContent = token.label || I18n.t("Token {id}", { id: token.id.slice(0, 6) });
       const dates = document.createElement("span");
       dates.className = "token-dates";
-      dates.textContent = `Made ${when(token.created)} · ${token.last_used ? "last used " + when(token.last_used) : "never used"}`;
+      dates.textContent = `${I18n.t("Made {date}", { date: when(token.created) })} · ${token.last_used
+        ? I18n.t("last used {date}", { date: when(token.last_used) }) : I18n.t("never used")}`;
       info.append(label, dates);
       const revoke = document.createElement("button");
       revoke.type = "button";
       revoke.className = "danger";
-      revoke.textContent = "Revoke";
-      revoke.setAttribute("aria-label", `Revoke the token ${label.textContent}`);
+      revoke.textContent = I18n.t("Revoke");
+      revoke.setAttribute("aria-label", I18n.t("Revoke the token {name}", { name: label.textContent }));
       revoke.addEventListener("click", () => revokeToken(token.id, label.textContent, revoke));
       item.append(info, revoke);
       return item;
@@ -78,7 +84,7 @@
     try {
       const answer = await Players.api(`/api/account/tokens/${encodeURIComponent(id)}/revoke`, {});
       showTokens(answer.tokens);
-      say(`The token ${label} is revoked: it no longer works.`, "good");
+      say(I18n.t("The token {name} is revoked: it no longer works.", { name: label }), "good");
     } catch (error) { button.disabled = false; say(error.message, "error"); }
   }
 
@@ -91,8 +97,8 @@
     Players.csrf = answer.csrf;
     rekey(answer.seat_key);
     form.reset();
-    say(everywhere ? "Your password is changed. Every other session is logged out, every API token is revoked and your seats have a new key."
-                   : "Your password is changed. Every other session is logged out.", "good");
+    say(everywhere ? I18n.t("Your password is changed. Every other session is logged out, every API token is revoked and your seats have a new key.")
+                   : I18n.t("Your password is changed. Every other session is logged out."), "good");
     if (everywhere) loadTokens();
   });
   on("token-form", async (body) => {
@@ -101,11 +107,11 @@
     out.hidden = false;
     out.textContent = answer.token;
     $("token-form").querySelector("input[name=password]").value = "";
-    say("Here is your token. Copy it now: it is not shown again.", "good");
+    say(I18n.t("Here is your token. Copy it now: it is not shown again."), "good");
     loadTokens();
   });
   on("delete-form", async (body) => {
-    if (!window.confirm("Delete your account for good?")) return;
+    if (!window.confirm(I18n.t("Delete your account for good?"))) return;
     await Players.api("/api/account/delete", body);
     Players.forgetKey();
     window.location.assign("/");
@@ -118,19 +124,19 @@
     if (!blocks.length) {
       const none = document.createElement("li");
       none.className = "muted";
-      none.textContent = "Nobody.";
+      none.textContent = I18n.t("Nobody.");
       blockList.appendChild(none);
     }
     for (const entry of blocks) {
       const li = document.createElement("li"), name = document.createElement("bdi"), button = document.createElement("button");
       name.textContent = entry.name;
       button.type = "button";
-      button.textContent = "Unblock";
-      button.setAttribute("aria-label", `Unblock ${entry.name}`);
+      button.textContent = I18n.t("Unblock");
+      button.setAttribute("aria-label", I18n.t("Unblock {name}", { name: entry.name }));
       button.addEventListener("click", async () => {
         try {
           showBlocks((await Players.api("/api/account/blocks/remove", { name: entry.name })).blocks);
-          say(`${entry.name} may challenge you again.`, "good");
+          say(I18n.t("{name} may challenge you again.", { name: entry.name }), "good");
         } catch (error) { say(error.message, "error"); }
       });
       li.append(name, " ", button);
@@ -143,7 +149,7 @@
     showBlocks(answer.blocks);
     form.reset();
     $("block-name").value = "";
-    say(`${body.name} is blocked: their challenges are not accepted.`, "good");
+    say(I18n.t("{name} is blocked: their challenges are not accepted.", { name: body.name }), "good");
   });
 
   const logout = $("logout");

@@ -9,28 +9,29 @@
 (function () {
   "use strict";
   const WORDS = {
-    toMove: (who) => `${who} to move`,
-    showing: (ply, last, who, move) => `Move ${ply} of ${last}: ${who}, ${move}`,
-    start: "The start position",
-    draw: "Draw",
-    wins: (who) => `${who} wins`,
-    plyLabel: (ply, last) => `move ${ply} of ${last}`,
-    thinking: "The computer is thinking…",
-    unavailable: "The computer's evaluation is not available just now.",
-    busy: "Too many requests from your address; the evaluation comes back in a moment.",
-    level: "About level",
-    better: (who) => `${who} is better`,
-    worse: (who) => `${who} is worse`,
-    winsByForce: (who) => `${who} wins by force`,
-    losesByForce: (who) => `${who} loses by force`,
-    noBest: "None: the game is over here.",
+    toMove: (who) => I18n.t("{player} to move", { player: who }),
+    showing: (ply, last, who, move) => I18n.t("Move {ply} of {total}: {player}, {move}", { ply, total: last, player: who, move }),
+    start: I18n.t("The start position"),
+    draw: I18n.t("Draw"),
+    wins: (winners) => I18n.n("{players} wins", "{players} win", winners.length,
+      { players: new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(winners) }),
+    plyLabel: (ply, last) => I18n.t("move {ply} of {total}", { ply, total: last }),
+    thinking: I18n.t("The computer is thinking…"),
+    unavailable: I18n.t("The computer's evaluation is not available just now."),
+    busy: I18n.t("Too many requests from your address; the evaluation comes back in a moment."),
+    level: I18n.t("About level"),
+    better: (who) => I18n.t("{player} is better", { player: who }),
+    worse: (who) => I18n.t("{player} is worse", { player: who }),
+    winsByForce: (who) => I18n.t("{player} wins by force", { player: who }),
+    losesByForce: (who) => I18n.t("{player} loses by force", { player: who }),
+    noBest: I18n.t("None: the game is over here."),
     none: "–",
-    stepFailed: "That position could not be loaded.",
-    moveFailed: "The server could not check that move.",
-    notHere: "That is not part of the analysis board.",
-    copied: "Link copied.",
-    copyFailed: "Copy the link from the box beside the button.",
-    flipOn: "Board turned: the second side at the bottom.",
+    stepFailed: I18n.t("That position could not be loaded."),
+    moveFailed: I18n.t("The server could not check that move."),
+    notHere: I18n.t("That is not part of the analysis board."),
+    copied: I18n.t("Link copied."),
+    copyFailed: I18n.t("Copy the link from the box beside the button."),
+    flipOn: I18n.t("Board turned: the second side at the bottom."),
   };
   const ask = window.QuadrilleDialog.ask;
   const Quadrille = (window.Quadrille = { renderers: {}, parts: {}, register, part, start, ask });
@@ -58,7 +59,7 @@
 
     function key(moves) { return moves.join(" "); }
     const label = (seat) => (state.seat_names && state.seat_names[seat - 1])
-      || (spec.seatLabel ? spec.seatLabel(seat, state) : `Player ${seat}`);
+      || (spec.seatLabel ? spec.seatLabel(seat, state) : I18n.t("Player {number}", { number: seat }));
     const sentence = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?)]$/.test(text) ? "" : ".") : "");
     function message(text, kind) {
       const box = $("board-message");
@@ -98,7 +99,7 @@
       const outcome = state.outcome;
       if (outcome) {
         const winners = outcome.winners || [];
-        const head = winners.length ? WORDS.wins(winners.map(label).join(" and ")) : WORDS.draw;
+        const head = winners.length ? WORDS.wins(winners.map(label)) : WORDS.draw;
         const why = spec.reasonText ? spec.reasonText(outcome.reason, outcome, state.seat_names || [], state) : "";
         return why ? `${head}: ${why}` : head;
       }

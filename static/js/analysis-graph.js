@@ -7,11 +7,11 @@
 (function () {
   "use strict";
   const WORDS = {
-    label: "Evaluation graph: choose a move to show",
-    start: "the start",
-    side: (name) => `from ${name}'s side`,
-    move: (ply, total, name) => `move ${ply} of ${total}, ${name}`,
-    evaluation: (text, side) => `evaluation ${text} ${side}`,
+    label: I18n.t("Evaluation graph: choose a move to show"),
+    start: I18n.t("the start"),
+    move: (ply, total, name) => I18n.t("move {ply} of {total}, {move}", { ply, total, move: name }),
+    // TRANSLATORS: the graph's value as a screen reader says it: "evaluation +1.5 from Blue's side"
+    evaluation: (text, name) => I18n.t("evaluation {value} from {player}'s side", { value: text, player: name }),
   };
   const W = 600, H = 180, PAD = 6, SCALE = 1000;
   const DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 2", "12 4", "6 2 2 2"];
@@ -109,7 +109,7 @@
       const where = shown ? WORDS.move(shown, last, page.moveName(state, shown - 1)) : WORDS.start;
       const p = shown ? answer.plies[shown - 1] : null;
       let value = "";
-      if (!many && (p || answer.start !== undefined)) value = WORDS.evaluation(fmt(p ? p.eval : answer.start), WORDS.side(page.label(1)));
+      if (!many && (p || answer.start !== undefined)) value = WORDS.evaluation(fmt(p ? p.eval : answer.start), page.label(1));
       else if (many && p && p.evals) value = state.seats.map((s) => `${page.label(s.seat)} ${fmt(p.evals[s.seat])}`).join(", ");
       root.setAttribute("aria-valuetext", value ? `${where}: ${value}` : where);
     }

@@ -5,7 +5,6 @@
 // and the whole answer (error.answer), so a page may say why in the server's words.
 (function () {
   "use strict";
-  const ODD = { error: "bad-answer", reason: "The server did not answer in JSON." };
 
   async function api(path, body, method) {
     const options = { method: method || (body === undefined ? "GET" : "POST"), headers: {}, credentials: "same-origin" };
@@ -14,9 +13,14 @@
       options.body = JSON.stringify(body);
     }
     if (api.csrf && options.method !== "GET") options.headers["X-CSRFToken"] = api.csrf;
+    // the answer's words (a lesson's hint, an error's reason) in the page's language, which may have come from
+    // the address (?lang=) rather than from the browser's own Accept-Language
+    if (document.documentElement.lang) options.headers["Accept-Language"] = document.documentElement.lang;
     const response = await fetch(path, options);
-    const answer = await response.json().catch(() => ({ ...ODD }));
-    if (!response.ok) throw Object.assign(new Error(answer.reason || "Something went wrong."), answer, { answer });
+    const I18n = window.QuadrilleI18n; // read here: this script may run before the page's words are loaded
+    const odd = { error: "bad-answer", reason: I18n.t("The server did not answer in JSON.") };
+    const answer = await response.json().catch(() => odd);
+    if (!response.ok) throw Object.assign(new Error(answer.reason || I18n.t("Something went wrong.")), answer, { answer });
     return answer;
   }
 

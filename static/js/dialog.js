@@ -6,6 +6,7 @@
 //   confirm(text, yes, action, no = "Cancel"): ask with two choices.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
 
   function ask(text, choices) {
@@ -27,7 +28,7 @@
     if (safe) safe.focus();
   }
 
-  function confirm(text, yes, action, no = "Cancel") {
+  function confirm(text, yes, action, no = I18n.t("Cancel")) {
     ask(text, [[yes, action], [no, null]]);
   }
 

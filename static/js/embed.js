@@ -7,6 +7,7 @@
 // local: never listed publicly.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Tokens = window.QuadrilleTokens;
 
   function storage() {
@@ -31,7 +32,9 @@
   function open(match) {
     const token = Tokens.get(match);
     const carry = !Tokens.persistent() && token ? `#seat=${encodeURIComponent(token)}` : "";
-    window.location.replace(`/embed/${match}${carry}`);
+    // an embed follows its ?lang= (the host page's choice) into the match it opens
+    const lang = new URLSearchParams(window.location.search).get("lang");
+    window.location.replace(`/embed/${match}${lang ? `?lang=${encodeURIComponent(lang)}` : ""}${carry}`);
   }
 
   async function create(game, options) {
@@ -39,7 +42,7 @@
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ game, options, mode: "local" }),
     });
-    const created = await response.json().catch(() => ({ reason: "The server answered oddly." }));
+    const created = await response.json().catch(() => ({ reason: I18n.t("The server answered oddly.") }));
     if (!response.ok) throw created;
     Tokens.remember(created);
     return created.match;
@@ -64,7 +67,7 @@
       open(match);
     } catch (error) {
       document.getElementById("embed-status").textContent = "";
-      document.getElementById("embed-error").textContent = error.reason || "The game could not be started.";
+      document.getElementById("embed-error").textContent = error.reason || I18n.t("The game could not be started.");
     }
   }
 
@@ -78,7 +81,7 @@
       remember(key, match);
       open(match);
     } catch (error) {
-      page.message(error.reason || "The game could not be started.", "error");
+      page.message(error.reason || I18n.t("The game could not be started."), "error");
     }
   }
 

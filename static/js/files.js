@@ -2,6 +2,7 @@
 // The server reads and checks the file; this only sends it and keeps the new match's seat token.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   async function importFile(file) {
     const extension = (file.name.split(".").pop() || "json").toLowerCase();
     const text = await file.text();
@@ -11,7 +12,7 @@
       headers: { "Content-Type": extension === "json" ? "application/json" : "text/plain" },
       body: text,
     });
-    const answer = await response.json().catch(() => ({ reason: "The server answered oddly." }));
+    const answer = await response.json().catch(() => ({ reason: I18n.t("The server answered oddly.") }));
     if (!response.ok) throw answer;
     window.QuadrilleTokens.remember(answer);
     return answer;

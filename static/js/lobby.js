@@ -5,7 +5,7 @@
   "use strict";
   const Tokens = window.QuadrilleTokens;
   const $ = (id) => document.getElementById(id);
-  const MODE_WORDS = { online: "online", local: "on one screen", ai: "against the computer" };
+  const I18n = window.QuadrilleI18n;
 
   const api = window.QuadrilleApi;  // the one JSON call (static/js/api.js)
 
@@ -42,7 +42,7 @@
     try {
       enter(await api("/api/matches", body));
     } catch (error) {
-      NewGame.showError(f, error.reason || "Could not start the game.");
+      NewGame.showError(f, error.reason || I18n.t("Could not start the game."));
       NewGame.busy(f, false);
     }
   }
@@ -65,12 +65,12 @@
     event.preventDefault();
     const f = event.target;
     const name = $("match-name").value.trim();
-    if (!name) { f.querySelector(".form-error").textContent = "Type a match name first."; return; }
+    if (!name) { f.querySelector(".form-error").textContent = I18n.t("Type a match name first."); return; }
     try {
       const clock = ClockChoice.read(f, "by-name-clock");
       enter(await api("/api/matches/by-name", { name, game: $("by-name-game").value, player: Tokens.getName() || undefined, clock }));
     } catch (error) {
-      f.querySelector(".form-error").textContent = error.reason || "Could not join that match.";
+      f.querySelector(".form-error").textContent = error.reason || I18n.t("Could not join that match.");
     }
   });
 
@@ -80,7 +80,7 @@
     try {
       enter(await window.QuadrilleFiles.importFile(file));
     } catch (error) {
-      $("import-error").textContent = error.reason || "That file is not a saved match.";
+      $("import-error").textContent = error.reason || I18n.t("That file is not a saved match.");
     }
   });
 
@@ -98,7 +98,7 @@
   const REFRESH = 20000;
   function loadRecent() {
     return api("/api/matches/recent").then(showRecent)
-      .catch(() => { $("recent-list").innerHTML = '<li class="muted">The list could not be loaded.</li>'; });
+      .catch(() => { $("recent-list").replaceChildren(note(I18n.t("The list could not be loaded."))); });
   }
   loadRecent();
   // (Not while the dialog is open, nor under the keyboard's focus: nothing moves under the player.)
@@ -106,9 +106,22 @@
     if (!document.hidden && !dialog.open && !$("recent-list").contains(document.activeElement)) loadRecent();
   }, REFRESH);
 
+  function note(text) {
+    return Object.assign(document.createElement("li"), { className: "muted", textContent: text });
+  }
+
+  // A match of the list in words: "online, 12 moves" (the count in the page's language and its plurals).
+  function modeWords(m) {
+    const moves = I18n.n("{count} move", "{count} moves", m.moves, { count: m.moves });
+    if (m.mode === "online") return I18n.t("online, {moves}", { moves });
+    if (m.mode === "local") return I18n.t("on one screen, {moves}", { moves });
+    if (m.mode === "ai") return I18n.t("against the computer, {moves}", { moves });
+    return `${m.mode}, ${moves}`;
+  }
+
   function showRecent(matches) {
     const list = $("recent-list");
-    list.innerHTML = matches.length ? "" : '<li class="muted">No live games now.</li>';
+    list.replaceChildren(...(matches.length ? [] : [note(I18n.t("No live games now."))]));
     // Open games with a free seat first (someone is waiting for a player), then the others to watch.
     const joinable = (m) => m.visibility === "open" && m.free_seats > 0;
     const shown = [...matches.filter(joinable), ...matches.filter((m) => !joinable(m))].slice(0, 8);
@@ -123,14 +136,15 @@
       name.textContent = title + (m.name ? ` · ${m.name}` : "");
       const more = document.createElement("span");
       more.className = "muted";
-      more.textContent = joinable(m)
-        ? ` ${m.free_seats === 1 ? "a seat is free" : `${m.free_seats} seats are free`}`
-        : ` ${MODE_WORDS[m.mode] || m.mode}, ${m.moves} move${m.moves === 1 ? "" : "s"}`;
+      more.textContent = " " + (joinable(m)
+        ? I18n.n("a seat is free", "{count} seats are free", m.free_seats, { count: m.free_seats })
+        : modeWords(m));
       words.append(name, more);
       li.appendChild(words);
       // The match page asks a joining player's name and takes the free seat (an open match needs no invite).
-      if (joinable(m)) li.appendChild(link(`/m/${m.id}`, "Join", `Join ${title}${m.name ? ` ${m.name}` : ""}`, true));
-      li.appendChild(link(`/m/${m.id}${joinable(m) ? "#watch" : ""}`, "Watch", `Watch ${title}${m.name ? ` ${m.name}` : ""}`, false));
+      const game = title + (m.name ? ` ${m.name}` : "");
+      if (joinable(m)) li.appendChild(link(`/m/${m.id}`, I18n.t("Join"), I18n.t("Join {game}", { game }), true));
+      li.appendChild(link(`/m/${m.id}${joinable(m) ? "#watch" : ""}`, I18n.t("Watch"), I18n.t("Watch {game}", { game }), false));
       list.appendChild(li);
     }
   }

@@ -10,17 +10,30 @@
 (function () {
   "use strict";
   const WORDS = {
-    analyse: "Analyse",
-    again: (n) => `Analyse again (${n} new ${n === 1 ? "move" : "moves"})`,
-    title: "Computer analysis",
-    queued: "Waiting for a computer…",
-    running: (pct) => `Analysing… ${pct}%`,
-    failed: "The analysis could not be finished.",
-    bestHere: (who, move) => `Best move here${who ? `, for ${who}` : ""}: ${move}`,
-    none: "no inaccuracies, mistakes or blunders",
-    count: { inaccuracy: ["inaccuracy", "inaccuracies"], mistake: ["mistake", "mistakes"], blunder: ["blunder", "blunders"] },
-    classed: (ply, move, cls, better) => `Move ${ply} (${move}) was ${cls === "inaccuracy" ? "an" : "a"} ${cls}`
-      + (better ? `; the computer preferred ${better}.` : "."),
+    analyse: I18n.t("Analyse"),
+    again: (n) => I18n.n("Analyse again ({count} new move)", "Analyse again ({count} new moves)", n),
+    title: I18n.t("Computer analysis"),
+    queued: I18n.t("Waiting for a computer…"),
+    running: (pct) => I18n.t("Analysing… {percent}%", { percent: pct }),
+    failed: I18n.t("The analysis could not be finished."),
+    bestHere: (who, move) => (who ? I18n.t("Best move here, for {player}: {move}", { player: who, move })
+      : I18n.t("Best move here: {move}", { move })),
+    none: I18n.t("no inaccuracies, mistakes or blunders"),
+    count: {
+      inaccuracy: (n) => I18n.n("{count} inaccuracy", "{count} inaccuracies", n),
+      mistake: (n) => I18n.n("{count} mistake", "{count} mistakes", n),
+      blunder: (n) => I18n.n("{count} blunder", "{count} blunders", n),
+    },
+    classed: {
+      inaccuracy: (ply, move) => I18n.t("Move {ply} ({move}) was an inaccuracy.", { ply, move }),
+      mistake: (ply, move) => I18n.t("Move {ply} ({move}) was a mistake.", { ply, move }),
+      blunder: (ply, move) => I18n.t("Move {ply} ({move}) was a blunder.", { ply, move }),
+    },
+    preferred: {
+      inaccuracy: (ply, move, better) => I18n.t("Move {ply} ({move}) was an inaccuracy; the computer preferred {better}.", { ply, move, better }),
+      mistake: (ply, move, better) => I18n.t("Move {ply} ({move}) was a mistake; the computer preferred {better}.", { ply, move, better }),
+      blunder: (ply, move, better) => I18n.t("Move {ply} ({move}) was a blunder; the computer preferred {better}.", { ply, move, better }),
+    },
   };
   const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
   const COUNTED = ["inaccuracy", "mistake", "blunder"];
@@ -60,8 +73,8 @@
       $("analyse").disabled = true;
       const got = await call("POST").catch(() => null);
       $("analyse").disabled = false;
-      if (!got) return page.message("The server did not answer.", "error");
-      if (!got.ok) return page.message(got.body.reason || "The analysis was refused.", "error");
+      if (!got) return page.message(I18n.t("The server did not answer."), "error");
+      if (!got.ok) return page.message(got.body.reason || I18n.t("The analysis was refused."), "error");
       take(got.body);
     }
     page.analyse = analyse;
@@ -136,7 +149,7 @@
 
     function countsText(counts) {
       const parts = COUNTED.filter((c) => counts && counts[c] > 0)
-        .map((c) => `${counts[c]} ${WORDS.count[c][counts[c] === 1 ? 0 : 1]}`);
+        .map((c) => WORDS.count[c](counts[c]));
       return parts.length ? parts.join(", ") : WORDS.none;
     }
 
@@ -186,8 +199,9 @@
       const named = (k) => (answer.best_names || [])[k] || list[k].best;
       markBoard((answer.best_cells || [])[shown] || []);
       const played = list[shown - 1];
+      const better = played && named(shown - 1);
       const classed = played && MARKS[played.class]
-        ? WORDS.classed(shown, page.moveName(page.state(), shown - 1), played.class, named(shown - 1)) : "";
+        ? (better ? WORDS.preferred : WORDS.classed)[played.class](shown, page.moveName(page.state(), shown - 1), better) : "";
       $("analysis-classed").textContent = classed;
       $("analysis-classed").hidden = !classed;
       const best = $("analysis-best");

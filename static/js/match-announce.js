@@ -4,6 +4,7 @@
 // said in one sentence after a short pause; stepping through the game says the move shown.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const GATHER_MS = 700; // the actions of one quick computer turn arrive within this; they are said together
 
   window.Quadrille.part("announce", (page) => {
@@ -27,15 +28,17 @@
 
     function turnText(state) {
       if (state.outcome) {
-        const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over";
+        const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : I18n.t("Game over");
         const rating = window.QuadrilleRatings.spoken(state, page); // a rated game's change (match-ratings.js)
-        return rating ? `${title}. ${rating}` : (window.Quadrille.resultTitle ? title : "Game over.");
+        return rating ? `${title}. ${rating}` : (window.Quadrille.resultTitle ? title : I18n.t("Game over."));
       }
       if (state.turn == null) return "";
       // a renderer may add what the turn asks (Gamma: only a golden move is left, and skipping may end the game)
       const hint = page.spec.turnHint ? page.spec.turnHint(state) : "";
-      if (page.role() === "player" && page.myTurn()) return hint ? `Your turn. ${hint}` : "Your turn.";
-      return `${who(state.turn)} to move.`;
+      if (page.role() === "player" && page.myTurn()) {
+        return hint ? I18n.t("Your turn. {hint}", { hint }) : I18n.t("Your turn.");
+      }
+      return I18n.t("{player} to move.", { player: who(state.turn) });
     }
 
     function flush() {
@@ -47,7 +50,8 @@
         const seat = pending[k].mover;
         const texts = [];
         while (k < pending.length && pending[k].mover === seat) texts.push(pending[k++].text);
-        parts.push(`${seat ? who(seat) : "Move"}: ${texts.join(", ")}.`);
+        const moves = texts.join(", ");
+        parts.push(seat ? I18n.t("{player}: {moves}.", { player: who(seat), moves }) : I18n.t("Move: {moves}.", { moves }));
       }
       pending = [];
       const turn = turnText(state);
@@ -61,11 +65,12 @@
         const ply = page.replayPly();
         if (ply !== shownPly) {
           shownPly = ply;
-          say(ply ? `Move ${ply} of ${state.moves.length}: ${page.moveName(state, ply - 1)}.` : "The start position.");
+          say(ply ? I18n.t("Move {ply} of {count}: {move}.", { ply, count: state.moves.length, move: page.moveName(state, ply - 1) })
+            : I18n.t("The start position."));
         }
         return;
       }
-      if (shownPly !== null) { shownPly = null; say(`Back to the game. ${turnText(state)}`); return; }
+      if (shownPly !== null) { shownPly = null; say(I18n.t("Back to the game. {turn}", { turn: turnText(state) })); return; }
       const before = previous ? previous.moves.length : 0;
       const grew = state.moves.length > before
         && previous.moves.every((m, i) => m === state.moves[i]);
@@ -75,7 +80,7 @@
         }
       } else if (state.moves.length < before) {
         pending = [];
-        say(`Taken back to move ${state.moves.length}. ${turnText(state)}`);
+        say(I18n.t("Taken back to move {ply}. {turn}", { ply: state.moves.length, turn: turnText(state) }));
         lastTurn = state.turn;
         return;
       }

@@ -7,13 +7,15 @@
 // correspondence player who allowed notifications is reminded the same way while the tab is hidden.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
   const LOW = 10;                 // seconds: the low-time styling of a real-time clock
   const HOUR = 3600, DAY = 86400;
   const WARN = { realtime: [60, 10], correspondence: [DAY, HOUR] };
 
   function realtimeText(s) {
-    if (s < LOW) return s.toFixed(1);
+    if (s < LOW) return new Intl.NumberFormat(I18n.locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 })
+      .format(Math.floor(s * 10) / 10);
     const whole = Math.ceil(s);
     const h = Math.floor(whole / HOUR), m = Math.floor((whole % HOUR) / 60), sec = whole % 60;
     const mm = h ? String(m).padStart(2, "0") : String(m);
@@ -22,11 +24,13 @@
 
   const correspondenceText = (s) => window.ClockChoice.daysText(s); // static/js/clock-choice.js
 
+  // a time in words for a screen reader: "1 minute 5 seconds", in the page's language (Intl's units and plurals)
   function spoken(s, kind) {
-    if (kind === "correspondence") return correspondenceText(s).replace(" h", " hours").replace(" min", " minutes");
-    if (s < 60) return `${Math.ceil(s)} seconds`;
+    const unit = (n, name) => window.ClockChoice.unit(n, name, "long");
+    if (kind === "correspondence") return window.ClockChoice.daysText(s, "long");
+    if (s < 60) return unit(Math.ceil(s), "second");
     const m = Math.floor(s / 60), sec = Math.round(s % 60);
-    return `${m} minute${m === 1 ? "" : "s"}${sec ? ` ${sec} seconds` : ""}`;
+    return unit(m, "minute") + (sec ? ` ${unit(sec, "second")}` : "");
   }
 
   window.Quadrille.part("clock", (page) => {
@@ -76,8 +80,10 @@
         face.root.classList.toggle("low", kind === "realtime" ? s < LOW : s < HOUR);
         face.root.classList.toggle("flagged", clock.flagged === seat);
         face.root.classList.toggle("mine", page.mySeats().includes(seat) && page.role() === "player");
-        face.name.textContent = page.label(seat) + (clock.flagged === seat ? " · out of time" : "");
-        face.root.setAttribute("aria-label", `${page.label(seat)}: ${spoken(s, kind)} left${running ? ", running" : ""}`);
+        face.name.textContent = page.label(seat) + (clock.flagged === seat ? ` · ${I18n.t("out of time")}` : "");
+        const params = { player: page.label(seat), time: spoken(s, kind) };
+        face.root.setAttribute("aria-label", running ? I18n.t("{player}: {time} left, running", params)
+          : I18n.t("{player}: {time} left", params));
       });
       warn();
     }
@@ -91,9 +97,11 @@
         if (s <= mark && !warned.has(mark)) {
           warned.add(mark);
           if (s <= 0) continue;
-          const text = `${spoken(mark, clock.kind)} left on your clock`;
+          const text = I18n.t("{time} left on your clock", { time: spoken(mark, clock.kind) });
           if (page.announce) page.announce(text);
-          if (clock.kind === "correspondence" && page.notify) page.notify(`Your move: ${correspondenceText(s)} left`);
+          if (clock.kind === "correspondence" && page.notify) {
+            page.notify(I18n.t("Your move: {time} left", { time: correspondenceText(s) }));
+          }
         }
       }
     }
@@ -119,7 +127,7 @@
     // notifications and the tab is hidden (signals' notify decides both).
     function watched(first) {
       if (first && clock && clock.kind === "correspondence" && clock.running && page.myTurn() && page.notify) {
-        page.notify(`Your move: ${correspondenceText(leftNow(clock.running))} left`);
+        page.notify(I18n.t("Your move: {time} left", { time: correspondenceText(leftNow(clock.running)) }));
       }
     }
 

@@ -9,11 +9,11 @@
 // It never moves the focus to a decision by itself: the player may be in the middle of a move.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
 
-  // "A, B or C"
-  const either = (words) => (words.length > 1
-    ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0]);
+  // "A, B or C", in the page's language
+  const either = (words) => new Intl.ListFormat(I18n.locale, { type: "disjunction" }).format(words);
 
   window.Quadrille.part("decisions", (page) => {
     const dock = $("decisions");
@@ -39,7 +39,9 @@
       const offered = ((state.offers && state.offers.rematch) || []).filter((s) => !page.mySeats().includes(s));
       const button = $("play-again");
       if (!state.outcome || page.role() !== "player" || !offered.length || !button || button.disabled) return [];
-      return [{ id: "result", words: `${page.names(offered)} offers a rematch.`, choices: [button.textContent] }];
+      const words = I18n.n("{players} offers a rematch.", "{players} offer a rematch.", offered.length,
+        { players: page.names(offered) });
+      return [{ id: "result", words, choices: [button.textContent] }];
     }
 
     // What identifies a decision: where it is, its words without their numbers (a countdown), its choices.
@@ -57,7 +59,8 @@
       const fresh = now.filter((d) => !said.has(keyOf(d)));
       said = new Set(now.map(keyOf));
       if (fresh.length) {
-        const text = fresh.map((d) => `${d.words} Choose: ${either(d.choices)}.`).join(" ");
+        const text = fresh.map((d) => I18n.t("{words} Choose: {choices}.", { words: d.words, choices: either(d.choices) }))
+          .join(" ");
         region.textContent = ""; // the same words again are said again
         window.setTimeout(() => { region.textContent = text; }, 30);
       }

@@ -8,7 +8,13 @@
 // the secret never leaves the browser that holds it.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
+  // A sentence whose {player} is an element (a linked name): the words around it as text, the element itself.
+  function withNode(sentence, node) {
+    const [before, after] = sentence.split("{player}");
+    return after === undefined ? [sentence] : [before, node, after];
+  }
   const Tokens = window.QuadrilleTokens;
   const FRAGMENT = /(?:^#|&)join=([A-Za-z0-9_-]{16,128})/;
 
@@ -82,17 +88,18 @@
       if (!waiting) return;
       const link = Tokens.getInvite(matchId);
       $("waiting-title").textContent = gamma
-        ? `${state.seats.length - free.length} of ${state.seats.length} seats taken`
-        : "Waiting for your friend";
+        ? I18n.n("{taken} of {count} seat taken", "{taken} of {count} seats taken", state.seats.length,
+          { taken: state.seats.length - free.length, count: state.seats.length })
+        : I18n.t("Waiting for your friend");
       $("waiting-text").textContent = gamma
-        ? "Send this link to the people you want to play: each one who opens it takes a free seat. Start the match when everyone is here."
+        ? I18n.t("Send this link to the people you want to play: each one who opens it takes a free seat. Start the match when everyone is here.")
         : state.visibility === "open"
-          ? `Anyone may take the free seat (${page.label(free[0].seat)}) from the lobby's list, or you can send this link. The game begins when they arrive.`
-          : `Send this link to the person you want to play: it gives them the free seat (${page.label(free[0].seat)}). The game begins when they arrive.`;
+          ? I18n.t("Anyone may take the free seat ({seat}) from the lobby's list, or you can send this link. The game begins when they arrive.", { seat: page.label(free[0].seat) })
+          : I18n.t("Send this link to the person you want to play: it gives them the free seat ({seat}). The game begins when they arrive.", { seat: page.label(free[0].seat) });
       $("invite-note").textContent = state.visibility === "open"
-        ? "This game is listed in the lobby: the first person to join takes the seat; others watch."
-        : state.visibility === "public" ? "This game is listed in the lobby to watch; only your link takes the seat."
-          : "Anyone else who opens this match's plain address can only watch.";
+        ? I18n.t("This game is listed in the lobby: the first person to join takes the seat; others watch.")
+        : state.visibility === "public" ? I18n.t("This game is listed in the lobby to watch; only your link takes the seat.")
+          : I18n.t("Anyone else who opens this match's plain address can only watch.");
       $("invite-row").hidden = !link;
       $("invite-missing").hidden = !!link;
       $("cancel-match").hidden = gamma && !mine.includes(1);
@@ -107,12 +114,13 @@
       const input = $("invite-link");
       try { await navigator.clipboard.writeText(input.value); }
       catch (e) { input.select(); document.execCommand("copy"); }
-      $("copy-link").textContent = "Copied";
-      setTimeout(() => { $("copy-link").textContent = "Copy"; }, 2000);
-      page.message("Link copied: send it to your friend.", "good");
+      $("copy-link").textContent = I18n.t("Copied");
+      setTimeout(() => { $("copy-link").textContent = I18n.t("Copy"); }, 2000);
+      page.message(I18n.t("Link copied: send it to your friend."), "good");
     });
     $("cancel-match").addEventListener("click", () => page.confirm(
-      "Cancel this match? Nobody will be able to join it.", "Cancel the match", () => page.emit("abort", {}), "Keep waiting"));
+      I18n.t("Cancel this match? Nobody will be able to join it."), I18n.t("Cancel the match"), () => page.emit("abort", {}),
+      I18n.t("Keep waiting")));
 
     // -- the friend who arrives through the link --------------------------------------------------------------
     function mayJoin(state) {
@@ -128,9 +136,14 @@
       const dialog = $("join");
       const host = state.seats.find((s) => s.taken && s.kind === "human");
       const seat = state.seats.find((s) => !s.taken && s.kind === "human");
-      const who = host && host.name ? window.QuadrilleNames.seat(host) : secret ? "A friend" : "A player";
-      $("join-text").replaceChildren(who, (secret ? " invites you to play " : " is looking for an opponent in ")
-        + `${page.root.dataset.title}. You will play ${page.label(seat.seat)}.`);
+      const params = { game: page.root.dataset.title, seat: page.label(seat.seat), player: "{player}" }; // the name: an element
+      const named = host && host.name;
+      const sentence = secret
+        ? (named ? I18n.t("{player} invites you to play {game}. You will play {seat}.", params)
+          : I18n.t("A friend invites you to play {game}. You will play {seat}.", params))
+        : (named ? I18n.t("{player} is looking for an opponent in {game}. You will play {seat}.", params)
+          : I18n.t("A player is looking for an opponent in {game}. You will play {seat}.", params));
+      $("join-text").replaceChildren(...withNode(sentence, named ? window.QuadrilleNames.seat(host) : ""));
       $("join-name").value = Tokens.getName() || "";
       dialog.showModal();
       $("join-name").focus();
@@ -146,7 +159,7 @@
     });
     $("join-watch").addEventListener("click", () => {
       $("join").close();
-      page.message("You are watching. Reload the link to join while a seat is free.");
+      page.message(I18n.t("You are watching. Reload the link to join while a seat is free."));
     });
 
     function claim(name) {
@@ -161,7 +174,7 @@
         if (store) store.removeItem("quadrille.join." + matchId);
         secret = null;
         page.setToken(ack.token, ack.seats);
-        page.message(`You play ${page.names(ack.seats)}.`, "good");
+        page.message(I18n.t("You play {seats}.", { seats: page.names(ack.seats) }), "good");
         page.watch();
       });
     }
@@ -173,8 +186,8 @@
       const free = state.seats.some((s) => !s.taken && s.kind === "human");
       if (!free || state.visibility === "open") return;
       page.message(state.visibility === "public"
-        ? "Anyone may watch this game: you are watching. Only the invite link takes the free seat."
-        : "Only the invited friend may join this game: you are watching. To play, ask a player for the invite link.");
+        ? I18n.t("Anyone may watch this game: you are watching. Only the invite link takes the free seat.")
+        : I18n.t("Only the invited friend may join this game: you are watching. To play, ask a player for the invite link."));
     }
 
     return {

@@ -4,6 +4,7 @@
 // Who played each move comes from the STATE's `movers` (null for an imported record's moves: guessed by turns).
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
 
   window.Quadrille.part("moves", (page) => {
     // a seat as its renderer calls it, mark included (Gamma's "Blue (A)"), else the page's name for it
@@ -29,7 +30,7 @@
       const head = table.createTHead().insertRow();
       const corner = document.createElement("th");
       corner.scope = "col";
-      corner.innerHTML = '<span class="sr-only">Round</span>';
+      corner.innerHTML = `<span class="sr-only">${I18n.t("Round")}</span>`;
       head.appendChild(corner);
       for (const seat of seatsOf(state)) {
         const th = document.createElement("th");
@@ -69,8 +70,8 @@
       b.dataset.ply = ply;
       b.tabIndex = -1;
       b.textContent = page.moveName(state, ply - 1);
-      b.title = `Move ${ply}: ${move}`;
-      b.setAttribute("aria-label", `Move ${ply}, ${who(mover)}: ${b.textContent}`);
+      b.title = I18n.t("Move {ply}: {move}", { ply, move });
+      b.setAttribute("aria-label", I18n.t("Move {ply}, {player}: {move}", { ply, player: who(mover), move: b.textContent }));
       cell.appendChild(b);
     }
 
@@ -135,11 +136,14 @@
     // that it is the player's own: a clock may be running).
     page.shownStatus = (ply) => {
       const state = page.state();
-      const yours = page.myTurn() && !state.outcome ? " (your turn in the game)" : "";
-      if (!ply) return `Showing the start position${yours}`;
+      const yours = page.myTurn() && !state.outcome;
+      if (!ply) return yours ? I18n.t("Showing the start position (your turn in the game)") : I18n.t("Showing the start position");
       const mover = state.movers && state.movers[ply - 1];
-      const move = page.moveName(state, ply - 1);
-      return `Showing move ${ply} of ${state.moves.length}: ${mover ? `${who(mover)}, ${move}` : move}${yours}`;
+      const name = page.moveName(state, ply - 1);
+      const move = mover ? I18n.t("{player}, {move}", { player: who(mover), move: name }) : name;
+      const count = state.moves.length;
+      return yours ? I18n.t("Showing move {ply} of {count}: {move} (your turn in the game)", { ply, count, move })
+        : I18n.t("Showing move {ply} of {count}: {move}", { ply, count, move });
     };
 
     box.addEventListener("click", (event) => {

@@ -6,14 +6,23 @@
 // once the countdown ends. The server decides every one of these (offers.py, absence.py); this only shows them.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
+  // `theirs(players, count)`: count players offer it
   const WORDS = {
-    takeback: { offer: "Offer take-back", theirs: (who) => `${who} asks to take back their last move.`,
-      mine: "You asked to take back your last move; waiting for the answer.", declined: "Your take-back was declined." },
-    draw: { offer: "Offer draw", theirs: (who) => `${who} offers a draw.`,
-      mine: "You offered a draw; it stands until your opponent answers or moves.", declined: "Your draw offer was declined." },
-    rematch: { offer: "Rematch", theirs: (who) => `${who} offers a rematch.`,
-      mine: "You offered a rematch; waiting for the answer.", declined: "Your rematch offer was declined." },
+    takeback: { offer: I18n.t("Offer take-back"),
+      theirs: (players, count) => I18n.n("{players} asks to take back their last move.",
+        "{players} ask to take back their last move.", count, { players }),
+      mine: I18n.t("You asked to take back your last move; waiting for the answer."),
+      declined: I18n.t("Your take-back was declined.") },
+    draw: { offer: I18n.t("Offer draw"),
+      theirs: (players, count) => I18n.n("{players} offers a draw.", "{players} offer a draw.", count, { players }),
+      mine: I18n.t("You offered a draw; it stands until your opponent answers or moves."),
+      declined: I18n.t("Your draw offer was declined.") },
+    rematch: { offer: I18n.t("Rematch"),
+      theirs: (players, count) => I18n.n("{players} offers a rematch.", "{players} offer a rematch.", count, { players }),
+      mine: I18n.t("You offered a rematch; waiting for the answer."),
+      declined: I18n.t("Your rematch offer was declined.") },
   };
 
   function button(text, onClick, primary) {
@@ -37,8 +46,8 @@
     });
     $("offer-takeback").addEventListener("click", () => offer("takeback"));
     $("offer-draw").addEventListener("click", () => offer("draw"));
-    $("abort").addEventListener("click", () => page.confirm("Abort this game? It ends with no result.", "Abort",
-      () => page.emit("abort", {}), "Keep playing"));
+    $("abort").addEventListener("click", () => page.confirm(I18n.t("Abort this game? It ends with no result."),
+      I18n.t("Abort"), () => page.emit("abort", {}), I18n.t("Keep playing")));
 
     function renderButtons(state) {
       const online = state.mode === "online" && page.role() === "player";
@@ -51,7 +60,7 @@
       $("offer-takeback").disabled = mine("takeback") || refused("takeback") || !state.moves.length;
       $("offer-draw").hidden = !live || !state.draws || state.players !== 2;
       $("offer-draw").disabled = mine("draw") || refused("draw") || !page.myTurn();
-      $("offer-draw").title = page.myTurn() ? "" : "A draw is offered on your own turn";
+      $("offer-draw").title = page.myTurn() ? "" : I18n.t("A draw is offered on your own turn");
       $("abort").hidden = !(online && !state.outcome && state.abortable && state.started);
       $("rematch").disabled = mine("rematch") || refused("rematch");
     }
@@ -68,12 +77,12 @@
           if (!seats.length) continue;
           const iOffer = seats.some((s) => page.mySeats().includes(s));
           const text = document.createElement("span");
-          text.textContent = iOffer ? WORDS[kind].mine : WORDS[kind].theirs(page.names(seats));
+          text.textContent = iOffer ? WORDS[kind].mine : WORDS[kind].theirs(page.names(seats), seats.length);
           bar.appendChild(text);
           if (!iOffer) {
             bar.append(
-              button("Accept", () => (kind === "rematch" ? page.offerRematch() : page.emit("accept", { offer: kind })), true),
-              button("Decline", () => page.emit("decline", { offer: kind })));
+              button(I18n.t("Accept"), () => (kind === "rematch" ? page.offerRematch() : page.emit("accept", { offer: kind })), true),
+              button(I18n.t("Decline"), () => page.emit("decline", { offer: kind })));
           }
           shown = true;
           break;
@@ -102,7 +111,7 @@
       const back = [...was].filter((s) => !away.some((e) => e.seat === s) && !page.mySeats().includes(s));
       const state = page.state();
       if (back.length && !state.outcome && page.role() !== "hotseat") {
-        page.message(`${page.names(back)} ${back.length > 1 ? "are" : "is"} back.`, "good");
+        page.message(I18n.n("{players} is back.", "{players} are back.", back.length, { players: page.names(back) }), "good");
         clearTimeout(backTimer);
         backTimer = setTimeout(() => page.message(""), 4000);
         for (const s of back) { waitingOn.delete(s); announced.delete(s); }
@@ -152,16 +161,17 @@
     function awayWords(entry, left, player) {
       const who = page.label(entry.seat);
       if (entry.rule === "rated-start") {
-        return `${who} is away before both sides have moved. A rated game is not won this way` +
-          (player ? ": you may abort it (no result)." : ".");
+        return player ? I18n.t("{player} is away before both sides have moved. A rated game is not won this way: you may abort it (no result).", { player: who })
+          : I18n.t("{player} is away before both sides have moved. A rated game is not won this way.", { player: who });
       }
-      const clockRuns = entry.rule === "realtime" ? " The clocks do not stop." : "";
+      const clockRuns = entry.rule === "realtime" ? " " + I18n.t("The clocks do not stop.") : "";
       if (left > 0) {
-        return `${who} left the game.${clockRuns} ` + (player
-          ? `If they are not back in ${clock(left)}, you may claim the game.`
-          : `They have ${clock(left)} to come back.`);
+        return I18n.t("{player} left the game.", { player: who }) + clockRuns + " " + (player
+          ? I18n.t("If they are not back in {time}, you may claim the game.", { time: clock(left) })
+          : I18n.t("They have {time} to come back.", { time: clock(left) }));
       }
-      return `${who} left the game ${clock(entry.seconds + (Date.now() - entry.at) / 1000)} ago.${clockRuns}`;
+      const time = clock(entry.seconds + (Date.now() - entry.at) / 1000);
+      return I18n.t("{player} left the game {time} ago.", { player: who, time }) + clockRuns;
     }
 
     // A screen reader hears the departure once, and once more when the player may decide (claim or abort).
@@ -170,13 +180,14 @@
       const stage = player && (left <= 0 || entry.rule === "rated-start") ? "decide" : "left";
       if (announced.get(entry.seat) === stage || !page.announce) return;
       announced.set(entry.seat, stage);
-      page.announce(stage === "decide" && entry.rule !== "rated-start" ? `${text} You may claim the game now.` : text);
+      page.announce(stage === "decide" && entry.rule !== "rated-start"
+        ? `${text} ${I18n.t("You may claim the game now.")}` : text);
     }
 
     function abortChoice() {
       const box = document.createElement("span");
       box.className = "away-actions";
-      box.appendChild(button("Abort", () => $("abort").click(), true));
+      box.appendChild(button(I18n.t("Abort"), () => $("abort").click(), true));
       return box;
     }
 
@@ -184,11 +195,11 @@
       const box = document.createElement("span");
       box.className = "away-actions";
       if (state.players === 2) {
-        box.appendChild(button("Claim victory", () => page.emit("timeout", { result: "win" }), true));
-        if (state.draws) box.appendChild(button("Call it a draw", () => page.emit("timeout", { result: "draw" })));
+        box.appendChild(button(I18n.t("Claim victory"), () => page.emit("timeout", { result: "win" }), true));
+        if (state.draws) box.appendChild(button(I18n.t("Call it a draw"), () => page.emit("timeout", { result: "draw" })));
       }
-      if ($("handover-level")) box.appendChild(button("Let the computer play", () => page.handOver(seat)));
-      box.appendChild(button("Keep waiting", () => { waitingOn.add(seat); renderAway(); }));
+      if ($("handover-level")) box.appendChild(button(I18n.t("Let the computer play"), () => page.handOver(seat)));
+      box.appendChild(button(I18n.t("Keep waiting"), () => { waitingOn.add(seat); renderAway(); }));
       return box;
     }
 

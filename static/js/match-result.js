@@ -4,29 +4,43 @@
 // game, export, or closing it to look at the board.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
   const Q = window.Quadrille;
 
   // Why a game ended, when a match decision (not the rules) ended it; each renderer words its own endings.
   function platformReason(outcome, page) {
     const who = (seats) => page.names(seats || []);
-    // "You" to the player of that seat (never on one screen, where the viewer holds every seat).
-    const subject = (seat) => {
-      const mine = page.role() === "player" ? page.mySeats() : [];
-      return mine.includes(seat) && mine.length < (page.state().seats || []).length ? "You" : who([seat]);
+    // "You" to the player of that seat (never on one screen, where the viewer holds every seat): a sentence of
+    // its own, as many languages say "you resigned" with another form of the verb.
+    const mine = (seat) => {
+      const seats = page.role() === "player" ? page.mySeats() : [];
+      return seats.includes(seat) && seats.length < (page.state().seats || []).length;
     };
     switch (outcome.reason) {
-      case "resigned": return `${subject(outcome.resigned)} resigned.`;
-      case "aborted": if (outcome.by === "site") return "The site's moderators closed this match: it has no result.";
-        return page.state().moves.length || page.state().started
-        ? `${subject(outcome.aborted)} aborted the game: it has no result.`
-        : `${subject(outcome.aborted)} cancelled the match before it began.`;
-      case "agreed": return "Both players agreed to a draw.";
-      case "abandoned": return `${who(outcome.abandoned)} left the game and did not come back in time.`;
-      case "move-limit": return "The game reached its move limit.";
+      case "resigned": return mine(outcome.resigned) ? I18n.t("You resigned.")
+        : I18n.t("{player} resigned.", { player: who([outcome.resigned]) });
+      case "aborted": if (outcome.by === "site") return I18n.t("The site's moderators closed this match: it has no result.");
+        if (page.state().moves.length || page.state().started) {
+          return mine(outcome.aborted) ? I18n.t("You aborted the game: it has no result.")
+            : I18n.t("{player} aborted the game: it has no result.", { player: who([outcome.aborted]) });
+        }
+        return mine(outcome.aborted) ? I18n.t("You cancelled the match before it began.")
+          : I18n.t("{player} cancelled the match before it began.", { player: who([outcome.aborted]) });
+      case "agreed": return I18n.t("Both players agreed to a draw.");
+      case "abandoned": return I18n.n("{players} left the game and did not come back in time.",
+        "{players} left the game and did not come back in time.", (outcome.abandoned || []).length,
+        { players: who(outcome.abandoned) });
+      case "move-limit": return I18n.t("The game reached its move limit.");
       case "time": {
-        const ran = `${subject(outcome.flagged)} ran out of time`;
-        return (outcome.winners || []).length ? `${ran}.` : `${ran}, but the other side could not win any more: a draw.`;
+        const won = (outcome.winners || []).length;
+        if (mine(outcome.flagged)) {
+          return won ? I18n.t("You ran out of time.")
+            : I18n.t("You ran out of time, but the other side could not win any more: a draw.");
+        }
+        const player = who([outcome.flagged]);
+        return won ? I18n.t("{player} ran out of time.", { player })
+          : I18n.t("{player} ran out of time, but the other side could not win any more: a draw.", { player });
       }
       default: return null;
     }
@@ -46,15 +60,15 @@
     const state = page.state();
     const outcome = state.outcome;
     if (!outcome) return "";
-    if (outcome.reason === "aborted" && outcome.by === "site") return "Match closed";
-    if (outcome.reason === "aborted") return state.started ? "Game aborted" : "Match cancelled";
+    if (outcome.reason === "aborted" && outcome.by === "site") return I18n.t("Match closed");
+    if (outcome.reason === "aborted") return state.started ? I18n.t("Game aborted") : I18n.t("Match cancelled");
     const winners = outcome.winners || [];
-    if (!winners.length) return "Draw";
+    if (!winners.length) return I18n.t("Draw");
     if (page.role() === "player") {
-      return winners.some((s) => page.mySeats().includes(s)) ? (winners.length > 1 ? "You share the win" : "You won")
-        : "You lost";
+      return winners.some((s) => page.mySeats().includes(s))
+        ? (winners.length > 1 ? I18n.t("You share the win") : I18n.t("You won")) : I18n.t("You lost");
     }
-    return `${page.names(winners)} ${winners.length > 1 ? "win" : "wins"}`;
+    return I18n.n("{players} wins", "{players} win", winners.length, { players: page.names(winners) });
   }
   Q.resultTitle = title;
 
@@ -76,7 +90,7 @@
       body: JSON.stringify({ game: state.game, options: state.options, mode: "ai",
         ai: { seats: computer, level }, player: window.QuadrilleTokens.getName() || undefined }),
     });
-    const created = await answer.json().catch(() => ({ reason: "The server answered oddly." }));
+    const created = await answer.json().catch(() => ({ reason: I18n.t("The server answered oddly.") }));
     if (!answer.ok) return page.message(created.reason, "error");
     window.QuadrilleTokens.remember(created);
     page.go(created.match);
@@ -114,28 +128,28 @@
       if (role !== "spectator") {
         const offered = (state.offers && state.offers.rematch) || [];
         const mine = offered.some((s) => page.mySeats().includes(s));
-        const label = state.mode === "online" ? (offered.length && !mine ? "Accept the rematch" : "Offer a rematch")
-          : "Play again";
+        const label = state.mode === "online"
+          ? (offered.length && !mine ? I18n.t("Accept the rematch") : I18n.t("Offer a rematch")) : I18n.t("Play again");
         const b = add(label, () => page.offerRematch(), true);
         b.id = "play-again";
         b.title = "R";
         b.disabled = mine;
-        if (mine) b.textContent = "Rematch offered";
+        if (mine) b.textContent = I18n.t("Rematch offered");
       }
       if (role !== "spectator" && state.mode === "ai" && typeof level === "number" && computer.length < state.seats.length) {
-        if (level < 3) add("Harder computer", () => againstComputer(page, level + 1)).id = "harder";
-        if (level > 1) add("Easier computer", () => againstComputer(page, level - 1)).id = "easier";
+        if (level < 3) add(I18n.t("Harder computer"), () => againstComputer(page, level + 1)).id = "harder";
+        if (level > 1) add(I18n.t("Easier computer"), () => againstComputer(page, level - 1)).id = "easier";
       }
       // The computer's analysis (match-analysis.js): offered once the game may be analysed and is not yet.
-      if (page.analysable && page.analysable()) add("Analyse", () => { close(); page.analyse(); }).id = "result-analyse";
-      add("New game", () => Q.newGame(page)).id = "result-new";
+      if (page.analysable && page.analysable()) add(I18n.t("Analyse"), () => { close(); page.analyse(); }).id = "result-analyse";
+      add(I18n.t("New game"), () => Q.newGame(page)).id = "result-new";
       const exp = document.createElement("a");
       exp.href = $("export").href;
       exp.setAttribute("download", "");
       exp.className = "button";
-      exp.textContent = "Export";
+      exp.textContent = I18n.t("Export");
       box.appendChild(exp);
-      add("Look at the board", close).id = "look";
+      add(I18n.t("Look at the board"), close).id = "look";
     }
 
     function close() {

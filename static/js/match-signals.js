@@ -12,6 +12,7 @@
 // Events come from comparing each STATE (and presence) with the one before: the server decides, this only tells.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
   const SOUND_KEY = "quadrille.sound";
   const NOTIFY_KEY = "quadrille.notify";
@@ -81,7 +82,7 @@
       const b = $("sound");
       b.setAttribute("aria-pressed", String(soundOn));
       b.classList.toggle("on", soundOn);
-      b.querySelector(".label").textContent = soundOn ? "Sound on" : "Sound off";
+      b.querySelector(".label").textContent = soundOn ? I18n.t("Sound on") : I18n.t("Sound off");
     }
     function toggleSound() {
       soundOn = !soundOn;
@@ -99,14 +100,14 @@
       const b = $("notify");
       const relevant = canNotify && page.role() === "player" && Notification.permission !== "denied";
       b.hidden = !relevant;
-      b.textContent = notifyWanted() ? "Notifications on" : "Notify me";
+      b.textContent = notifyWanted() ? I18n.t("Notifications on") : I18n.t("Notify me");
       b.setAttribute("aria-pressed", String(notifyWanted()));
     }
     $("notify").addEventListener("click", async () => {
       if (notifyWanted()) { store.setItem(NOTIFY_KEY, "off"); return drawNotifyButton(); }
       const answer = await Notification.requestPermission();
       if (store) store.setItem(NOTIFY_KEY, answer === "granted" ? "on" : "off");
-      if (answer !== "granted") page.message("The browser will not show notifications for this site.");
+      if (answer !== "granted") page.message(I18n.t("The browser will not show notifications for this site."));
       drawNotifyButton();
     });
     function notify(text) {
@@ -144,8 +145,8 @@
       const role = page.role();
       if (!shown) { shown = true; previous = null; } // the first drawing tells nothing new
       if (state.outcome) {
-        const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : "Game over";
-        const tune = role === "player" && title === "You won" ? "win" : "end";
+        const title = window.Quadrille.resultTitle ? window.Quadrille.resultTitle(page) : I18n.t("Game over");
+        const tune = role === "player" && title === I18n.t("You won") ? "win" : "end";
         if (previous && !previous.outcome) {
           // the move that ended the game is heard too, then the end's tune
           const moved = moveSound(state, previous);
@@ -158,21 +159,26 @@
       const newcomers = previous ? state.seats.filter((s) => s.taken && s.kind === "human"
         && !previous.seats.some((p) => p.seat === s.seat && p.taken) && !page.mySeats().includes(s.seat)) : [];
       if (newcomers.length && role !== "spectator") {
-        const who = newcomers.map((s) => (s.name ? window.QuadrilleNames.isolate(s.name) : page.label(s.seat))).join(" and ");
-        const text = `${who} joined${state.started && !previous.started ? ": the game begins" : ""}.`;
+        const who = new Intl.ListFormat(I18n.locale, { type: "conjunction" })
+          .format(newcomers.map((s) => (s.name ? window.QuadrilleNames.isolate(s.name) : page.label(s.seat))));
+        const count = newcomers.length;
+        const text = state.started && !previous.started
+          ? I18n.n("{players} joined: the game begins.", "{players} joined: the game begins.", count, { players: who })
+          : I18n.n("{players} joined.", "{players} joined.", count, { players: who });
         page.message(text, "good");
-        tell(text, "join", page.myTurn() ? "Your turn" : `${who} joined`);
+        tell(text, "join", page.myTurn() ? I18n.t("Your turn")
+          : I18n.n("{players} joined", "{players} joined", count, { players: who }));
         return;
       }
       if (!state.started && role === "player") {
-        headline = state.creator_starts ? "Waiting for players" : "Waiting for your friend";
+        headline = state.creator_starts ? I18n.t("Waiting for players") : I18n.t("Waiting for your friend");
         drawTitle();
         return;
       }
       const mine = page.myTurn();
       const moved = moveSound(state, previous);
-      if (mine && previous && previous.turn !== state.turn) tell("Your turn", moved ? null : "turn", "Your turn");
-      else { headline = mine ? "Your turn" : ""; drawTitle(); }
+      if (mine && previous && previous.turn !== state.turn) tell(I18n.t("Your turn"), moved ? null : "turn", I18n.t("Your turn"));
+      else { headline = mine ? I18n.t("Your turn") : ""; drawTitle(); }
       offersChanged(state, previous);
     }
 
@@ -192,7 +198,14 @@
         const now = (state.offers && state.offers[kind]) || [];
         const before = (previous.offers && previous.offers[kind]) || [];
         const fromOthers = now.filter((s) => !page.mySeats().includes(s) && !before.includes(s));
-        if (fromOthers.length) tell(`${page.names(fromOthers)} ${kind === "takeback" ? "asks to take back a move" : `offers a ${kind}`}`, "offer");
+        if (!fromOthers.length) continue;
+        const params = { players: page.names(fromOthers) }, count = fromOthers.length;
+        const said = {
+          takeback: () => I18n.n("{players} asks to take back a move", "{players} ask to take back a move", count, params),
+          draw: () => I18n.n("{players} offers a draw", "{players} offer a draw", count, params),
+          rematch: () => I18n.n("{players} offers a rematch", "{players} offer a rematch", count, params),
+        };
+        tell(said[kind](), "offer");
       }
     }
 
@@ -203,10 +216,10 @@
       const away = new Set((p.away || []).filter((e) => e.rule !== "correspondence").map((e) => e.seat)
         .filter((s) => !page.mySeats().includes(s)));
       for (const seat of away) {
-        if (!seenAway.has(seat)) tell(`${page.label(seat)} left the game`, "left");
+        if (!seenAway.has(seat)) tell(I18n.t("{player} left the game", { player: page.label(seat) }), "left");
       }
       for (const seat of seenAway) {
-        if (!away.has(seat) && !page.mySeats().includes(seat)) tell(`${page.label(seat)} is back`, "back");
+        if (!away.has(seat) && !page.mySeats().includes(seat)) tell(I18n.t("{player} is back", { player: page.label(seat) }), "back");
       }
       seenAway = away;
     }

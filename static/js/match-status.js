@@ -3,7 +3,15 @@
 // match page (match.js): it draws from the STATE and presence after every change, and decides nothing.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
+  // The computer's levels in the new-game dialog's words (quadrille/catalog.py LEVEL_WORDS), by the STATE's level id.
+  const LEVELS = {
+    1: I18n.t("Easy"), 2: I18n.t("Medium"), 3: I18n.t("Hard"), classic: I18n.t("The original's opponent (AI-1)"),
+    "classic-1": I18n.t("The original's level 1"), "classic-2": I18n.t("The original's level 2"),
+    "classic-3": I18n.t("The original's level 3"), random: I18n.t("Random moves"),
+  };
+  const levelName = (seat) => LEVELS[seat.level] || seat.level_name || String(seat.level);
 
   window.Quadrille.part("status", (page) => {
     const Quadrille = window.Quadrille;
@@ -14,16 +22,21 @@
       const role = page.role();
       const shown = page.shownPly();
       if (shown !== null && page.shownStatus) return page.shownStatus(shown); // an earlier position (match-moves.js)
-      if (state.outcome) return Quadrille.resultTitle ? Quadrille.resultTitle(page) : "Game over";
+      if (state.outcome) return Quadrille.resultTitle ? Quadrille.resultTitle(page) : I18n.t("Game over");
       if (!state.started) {
-        if (state.creator_starts) return "Waiting for players; the creator starts the match";
-        return role === "spectator" ? "Waiting for a second player" : "Waiting for your friend";
+        if (state.creator_starts) return I18n.t("Waiting for players; the creator starts the match");
+        return role === "spectator" ? I18n.t("Waiting for a second player") : I18n.t("Waiting for your friend");
       }
       if (state.turn == null) return "";
       const seat = state.seats.find((s) => s.seat === state.turn);
-      if (seat && seat.kind === "ai") return `${label(state.turn)} (computer) ${state.paused ? "is paused" : "is thinking…"}`;
-      if (page.myTurn()) return "Your turn";
-      return role === "player" ? `${label(state.turn)}'s turn: waiting for their move` : `${label(state.turn)}'s turn`;
+      const player = label(state.turn);
+      if (seat && seat.kind === "ai") {
+        return state.paused ? I18n.t("{player} (computer) is paused", { player })
+          : I18n.t("{player} (computer) is thinking…", { player });
+      }
+      if (page.myTurn()) return I18n.t("Your turn");
+      return role === "player" ? I18n.t("{player}'s turn: waiting for their move", { player })
+        : I18n.t("{player}'s turn", { player });
     }
 
     function renderStatus() {
@@ -44,21 +57,23 @@
         li.dataset.seat = s.seat;
         const online = s.kind === "ai" || presence.online.includes(s.seat); // a computer is never offline
         li.className = "seat seat-" + s.seat + (online ? " online" : "") + (state.turn === s.seat ? " to-move" : "");
-        li.append(`${label(s.seat)}: `);
-        if (s.kind === "ai") li.append(`computer (${s.level_name || s.level})`); // the dialog's words: "Easy"
-        else if (s.taken) li.append(window.QuadrilleNames.seat(s, "taken"));
-        else li.append("free");
+        li.append(I18n.t("{player}: ", { player: label(s.seat) }));
+        if (s.kind === "ai") li.append(I18n.t("computer ({level})", { level: levelName(s) })); // "Easy"
+        else if (s.taken) li.append(window.QuadrilleNames.seat(s, I18n.t("taken")));
+        else li.append(I18n.t("free"));
         const rating = window.QuadrilleRatings.beside(state, s.seat); // a rated match (match-ratings.js)
         if (rating) li.append(" ", rating);
-        if (mySeats.includes(s.seat) && s.kind !== "ai") li.append(" (you)");
+        if (mySeats.includes(s.seat) && s.kind !== "ai") li.append(" ", I18n.t("(you)"));
         seats.appendChild(li);
       }
       const n = presence.spectators;
       const others = n - (role === "spectator" ? 1 : 0);
-      const crowd = others > 0 ? `${others} ${role === "spectator" ? "other" : ""}${others === 1 ? " person" : " people"} watching` : "";
-      const you = role === "spectator" ? "You are watching." : role === "hotseat" && state.mode === "local"
-        ? "You play every side." : "";
-      $("presence").textContent = [you, crowd.replace("  ", " ")].filter(Boolean).join(" ");
+      const crowd = others <= 0 ? "" : role === "spectator"
+        ? I18n.n("{count} other person watching", "{count} other people watching", others, { count: others })
+        : I18n.n("{count} person watching", "{count} people watching", others, { count: others });
+      const you = role === "spectator" ? I18n.t("You are watching.") : role === "hotseat" && state.mode === "local"
+        ? I18n.t("You play every side.") : "";
+      $("presence").textContent = [you, crowd].filter(Boolean).join(" ");
     }
 
     function renderControls() {
@@ -92,7 +107,7 @@
       const pause = playing && computerSeats.length > 0 && state.mode === "ai" && !clocked; // live only: gone once it ends
       $("computer-box").hidden = !(handover || reclaim || pause);
       $("pause").hidden = !pause;
-      $("pause").textContent = state.paused ? "Resume the computer" : "Pause the computer";
+      $("pause").textContent = state.paused ? I18n.t("Resume the computer") : I18n.t("Pause the computer");
       $("handover").hidden = !handover;
       $("reclaim").hidden = !reclaim;
       const select = $("handover-seat");
@@ -110,7 +125,7 @@
     $("reclaim").addEventListener("click", () => emit("reclaim", {}));
     page.handOver = (seat) => emit("computer", {
       seat, level: $("handover-level") ? levelValue($("handover-level").value) : 1,
-    }, (ack) => { if (ack.ok && ack.waiting_for) message(`Waiting for ${names(ack.waiting_for)} to agree.`); });
+    }, (ack) => { if (ack.ok && ack.waiting_for) message(I18n.t("Waiting for {players} to agree.", { players: names(ack.waiting_for) })); });
     $("handover-go").addEventListener("click", () => page.handOver(Number($("handover-seat").value)));
 
     return {

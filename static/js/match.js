@@ -15,6 +15,7 @@
 (function () {
   "use strict";
   const Tokens = window.QuadrilleTokens;
+  const I18n = window.QuadrilleI18n;
   const Quadrille = (window.Quadrille = { renderers: {}, parts: {}, register, part, start });
 
   function register(name, renderer) { Quadrille.renderers[name] = renderer; }
@@ -39,12 +40,10 @@
     let watched = false; // the first answer to `watch` has come
 
     const spec = Quadrille.renderers[state.game];
-    const label = (seat) => (state.seat_names && state.seat_names[seat - 1])
-      || (spec && spec.seatLabel ? spec.seatLabel(seat, state) : `Player ${seat}`);
-    const names = (seats) => {
-      const list = seats.map(label);
-      return list.length > 1 ? `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}` : list[0] || "";
-    };
+    // a seat's colour in the page's language (the STATE's seat_names are the engine's English words)
+    const label = (seat) => window.QuadrilleBoard.seatName(state.seat_names && state.seat_names[seat - 1])
+      || (spec && spec.seatLabel ? spec.seatLabel(seat, state) : I18n.t("Player {number}", { number: seat }));
+    const names = (seats) => new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(seats.map(label));
     // Naming the match lets nginx send every socket of this match to one process in a cluster (deploy/nginx.conf).
     const socket = io({ transports: ["websocket", "polling"], query: { match: matchId } });
     window.quadrilleSocket = socket; // for tests and the console
@@ -78,7 +77,7 @@
 
     const ctx = {
       play(move) {
-        if (replay) return message("You are looking at an earlier position; step to the end (Esc) to play.");
+        if (replay) return message(I18n.t("You are looking at an earlier position; step to the end (Esc) to play."));
         socket.emit("move", { match: matchId, token, move, version: state.version }, (ack) => {
           // stale-version: the position moved on (a move sent again after a reconnection, whose first sending
           // went through; or another tab's move). The STATE that moved it redraws the board: nothing to say.
@@ -106,7 +105,7 @@
     }
     // Move i of a STATE in words for people: the server names it the same for every viewer (STATE's
     // move_names, games/notation.py); the API and the record keep the move strings.
-    const moveName = (st, i) => (st.move_names && st.move_names[i]) || st.moves[i];
+    const moveName = (st, i) => window.QuadrilleBoard.moveName((st.move_names && st.move_names[i]) || st.moves[i]);
     const renderer = spec ? spec.mount($("board-area"), ctx) : null;
 
     // What the parts see of the page. `role`: "player" (some seats), "hotseat" (every seat of a match of
@@ -213,7 +212,7 @@
       if (token && mySeats.length) Tokens.set(r.match, token);
       page.go(r.match);
     });
-    socket.on("disconnect", () => message("Connection lost; reconnecting…"));
+    socket.on("disconnect", () => message(I18n.t("Connection lost; reconnecting…")));
     socket.io.on("reconnect", () => message(""));
 
     // -- drawing --------------------------------------------------------------
@@ -226,7 +225,8 @@
 
     // The move list itself is a part (match-moves.js); the core says where the replay stands.
     function renderPly() {
-      $("ply-label").textContent = replay ? `move ${replay.ply} of ${state.moves.length}` : "live";
+      $("ply-label").textContent = replay
+        ? I18n.t("move {ply} of {count}", { ply: replay.ply, count: state.moves.length }) : I18n.t("live");
       // What the board shows (the label may already name a position still on its way from the server).
       $("ply-label").dataset.shown = replay ? String(replay.ply) : "live";
       const flip = $("flip");
@@ -247,7 +247,7 @@
       stepSeq += 1;
       if (ply === last) { wanted = null; replay = null; liveSeq = stepSeq; render(); return; }
       wanted = ply;
-      $("ply-label").textContent = `move ${ply} of ${last}`;
+      $("ply-label").textContent = I18n.t("move {ply} of {count}", { ply, count: last });
       fetchWanted();
     }
     function fetchWanted() {
@@ -274,8 +274,9 @@
     $("continue-here").addEventListener("click", () => {
       const ply = currentPly();
       const later = state.moves.length - ply;
-      page.confirm(`Continue from move ${ply}? The ${later === 1 ? "later move is" : `${later} later moves are`} discarded.`,
-        "Continue from here", () => {
+      page.confirm(I18n.n("Continue from move {ply}? The later move is discarded.",
+        "Continue from move {ply}? The {count} later moves are discarded.", later, { ply, count: later }),
+        I18n.t("Continue from here"), () => {
           stepSeq += 1;
           wanted = null; replay = null; liveSeq = stepSeq; // a position still on its way must not bring it back
           emit("rewind", { to: ply });

@@ -3,6 +3,7 @@
 // lobby's new-game dialog to challenge a player by name.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Players = window.QuadrillePlayers;
   const Tokens = window.QuadrilleTokens;
   const $ = (id) => document.getElementById(id);
@@ -16,27 +17,35 @@
     for (const child of children) if (child !== null && child !== undefined) node.append(child);
     return node;
   }
+  // "5 minutes ago", in the page's language (Intl's relative times)
   function ago(seconds) {
     if (!seconds) return "";
     const s = Math.max(0, Date.now() / 1000 - seconds);
-    if (s < 60) return "just now";
-    if (s < 3600) return `${Math.round(s / 60)} min ago`;
-    if (s < 86400) return `${Math.round(s / 3600)} h ago`;
-    return `${Math.round(s / 86400)} days ago`;
+    const relative = new Intl.RelativeTimeFormat(I18n.locale, { numeric: "auto", style: "short" });
+    if (s < 60) return relative.format(0, "second");
+    if (s < 3600) return relative.format(-Math.round(s / 60), "minute");
+    if (s < 86400) return relative.format(-Math.round(s / 3600), "hour");
+    return relative.format(-Math.round(s / 86400), "day");
   }
+  const number = (n) => new Intl.NumberFormat(I18n.locale, { useGrouping: false }).format(n); // ratings: 1512
+  const joined = (items) => new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(items);
+  const STATUS = { pending: I18n.t("pending"), accepted: I18n.t("accepted"), declined: I18n.t("declined"),
+                   cancelled: I18n.t("cancelled"), started: I18n.t("started"), expired: I18n.t("expired") };
+  const statusWord = (status) => STATUS[status] || status;
   const names = (list) => window.QuadrilleNames.list(list);  // each name in <bdi> (names.js)
 
   function status(game) {
     if (game.finished) {
-      return { win: "You won", loss: "You lost", draw: "Draw", aborted: "Aborted" }[game.result] || "Over";
+      return { win: I18n.t("You won"), loss: I18n.t("You lost"), draw: I18n.t("Draw"), aborted: I18n.t("Aborted") }[game.result]
+        || I18n.t("Over");
     }
-    if (!game.started) return "Waiting for players";
+    if (!game.started) return I18n.t("Waiting for players");
     const left = game.clock && game.clock.seconds_left;
     if (game.your_turn && left != null && game.clock.kind === "correspondence") {
-      return `Your turn: ${ClockChoice.daysText(left)} left`;
+      return I18n.t("Your turn: {time} left", { time: ClockChoice.daysText(left) });
     }
-    if (game.your_turn) return "Your turn";
-    return game.turn_name ? `${game.turn_name} to move` : "";
+    if (game.your_turn) return I18n.t("Your turn");
+    return game.turn_name ? I18n.t("{player} to move", { player: game.turn_name }) : "";
   }
 
   // What a rated game did to the player's rating: " +12" (the whole change said to a screen reader).
@@ -44,9 +53,10 @@
     const r = game.rating;
     if (!r) return "";
     const d = r.after - r.before;
-    const change = d > 0 ? `+${d}` : d < 0 ? `-${-d}` : "±0";
-    return el("span", { className: "rating-change", title: `Your rating: ${r.before} → ${r.after}` },
-      ` · ${change}`, el("span", { className: "sr-only", textContent: ` rating, now ${r.after}` }));
+    const change = d > 0 ? `+${number(d)}` : d < 0 ? `-${number(-d)}` : "±0";
+    const title = I18n.t("Your rating: {before} → {after}", { before: number(r.before), after: number(r.after) });
+    return el("span", { className: "rating-change", title },
+      ` · ${change}`, el("span", { className: "sr-only", textContent: " " + I18n.t("rating, now {rating}", { rating: number(r.after) }) }));
   }
 
   function renderGames(games) {
@@ -54,19 +64,20 @@
     list.replaceChildren();
     $("games-empty").hidden = games.length > 0;
     for (const game of games) {
-      const against = game.opponents.map((o) => o.taken ? window.QuadrilleNames.bdi(o.name || o.side) : `${o.side} (free)`);
+      const against = game.opponents.map((o) => o.taken ? window.QuadrilleNames.bdi(o.name || o.side)
+        : I18n.t("{side} (free)", { side: o.side }));
       const line = el("li", { className: "game-line" + (game.your_turn ? " your-turn" : "") + (game.finished ? " finished" : "") },
         el("a", { href: game.url, className: "game-open" },
           el("span", { className: "game-title" }, game.title),
           el("span", { className: "game-status" + (game.your_turn ? " mine" : "") }, status(game), ratingChange(game))),
         el("span", { className: "game-meta" },
-          `${game.sides.join(" and ")} against `, against.length ? names(against) : "nobody yet",
-          game.rated ? " · rated" : "", ` · ${game.options_words} · ${ago(game.updated)}`));
+          I18n.t("{sides} against", { sides: joined(game.sides) }) + " ", against.length ? names(against) : I18n.t("nobody yet"),
+          game.rated ? ` · ${I18n.t("rated")}` : "", ` · ${game.options_words} · ${ago(game.updated)}`));
       // A finished game may be analysed by the computer: its page asks for the analysis at once (#analyse,
       // static/js/match-analysis.js).
       if (game.finished && game.result !== "aborted") {
-        line.append(el("a", { href: `${game.url}#analyse`, className: "button game-analyse", textContent: "Analyse",
-                              ariaLabel: `Analyse this game of ${game.title}` }));
+        line.append(el("a", { href: `${game.url}#analyse`, className: "button game-analyse", textContent: I18n.t("Analyse"),
+                              ariaLabel: I18n.t("Analyse this game of {game}", { game: game.title }) }));
       }
       line.dataset.match = game.match;
       list.append(line);
@@ -74,12 +85,14 @@
   }
 
   function challengeText(c, incoming) {
-    const first = { challenger: incoming ? `${c.from} moves first` : "you move first",
-                    opponent: incoming ? "you move first" : "they move first", random: "first move at random" }[c.first];
-    const who = incoming ? `${c.from} challenges you` : `You challenged ${c.to.map((t) => t.name).join(", ")}`;
+    const first = { challenger: incoming ? I18n.t("{player} moves first", { player: c.from }) : I18n.t("you move first"),
+                    opponent: incoming ? I18n.t("you move first") : I18n.t("they move first"),
+                    random: I18n.t("first move at random") }[c.first];
+    const who = incoming ? I18n.t("{player} challenges you to {game}", { player: c.from, game: c.title })
+      : I18n.t("You challenged {players} to {game}", { players: joined(c.to.map((t) => t.name)), game: c.title });
     const clock = !c.clock ? "" : c.clock.kind === "realtime" ? ` · ${c.clock.minutes} + ${c.clock.increment || 0}`
-      : ` · ${c.clock.days} ${c.clock.days === 1 ? "day" : "days"} a move`;
-    return `${who} to ${c.title} · ${c.options_words} · ${c.rated ? "rated" : "casual"} · ${first}${clock}`;
+      : ` · ${I18n.n("{count} day a move", "{count} days a move", c.clock.days, { count: c.clock.days })}`;
+    return `${who} · ${c.options_words} · ${c.rated ? I18n.t("rated") : I18n.t("casual")} · ${first}${clock}`;
   }
 
   function button(label, handler, kind) {
@@ -97,8 +110,8 @@
   async function answer(c, action) {
     const result = await Players.api(`/api/challenges/${c.challenge}/${action}`, {});
     if ((action === "accept" || action === "start") && result.match) return enterGame(result.match);
-    say({ accept: "Accepted: the game starts when every player has.", decline: "Declined.", cancel: "Cancelled.",
-          start: "Started." }[action], "good");
+    say({ accept: I18n.t("Accepted: the game starts when every player has."), decline: I18n.t("Declined."),
+          cancel: I18n.t("Cancelled."), start: I18n.t("Started.") }[action], "good");
     await load();
   }
 
@@ -111,20 +124,20 @@
       incoming.append(el("li", { className: "challenge" },
         el("span", {}, challengeText(c, true)),
         el("span", { className: "challenge-actions" },
-          button("Accept", () => answer(c, "accept"), "primary"), button("Decline", () => answer(c, "decline")))));
+          button(I18n.t("Accept"), () => answer(c, "accept"), "primary"), button(I18n.t("Decline"), () => answer(c, "decline")))));
     }
     outgoing.replaceChildren();
     $("outgoing-empty").hidden = challenges.outgoing.length > 0;
     for (const c of challenges.outgoing) {
-      const answered = c.to.length > 1 ? ` (${c.to.map((t) => `${t.name}: ${t.status}`).join(", ")})` : "";
+      const answered = c.to.length > 1 ? ` (${c.to.map((t) => `${t.name}: ${statusWord(t.status)}`).join(", ")})` : "";
       const actions = el("span", { className: "challenge-actions" });
       if (c.status === "pending") {
-        if (c.to.some((t) => t.status === "accepted")) actions.append(button("Start with those who accepted", () => answer(c, "start")));
-        actions.append(button("Cancel", () => answer(c, "cancel")));
+        if (c.to.some((t) => t.status === "accepted")) actions.append(button(I18n.t("Start with those who accepted"), () => answer(c, "start")));
+        actions.append(button(I18n.t("Cancel"), () => answer(c, "cancel")));
       }
-      if (c.match) actions.append(el("a", { href: `/m/${c.match}`, className: "button-link", textContent: "Open the game" }));
+      if (c.match) actions.append(el("a", { href: `/m/${c.match}`, className: "button-link", textContent: I18n.t("Open the game") }));
       outgoing.append(el("li", { className: `challenge ${c.status}` },
-        el("span", {}, challengeText(c, false), " · ", el("strong", { className: "challenge-status" }, c.status + answered)), actions));
+        el("span", {}, challengeText(c, false), " · ", el("strong", { className: "challenge-status" }, statusWord(c.status) + answered)), actions));
     }
   }
 
@@ -149,7 +162,7 @@
   async function sendChallenge(f) {
     const input = f.querySelector("input[name=to]");
     const to = input.value.split(",").map((n) => n.trim()).filter(Boolean);
-    if (!to.length) { input.focus(); return NewGame.showError(f, "Type the name of the player to challenge."); }
+    if (!to.length) { input.focus(); return NewGame.showError(f, I18n.t("Type the name of the player to challenge.")); }
     const body = { to: to.length === 1 ? to[0] : to, game: f.dataset.game, options: NewGame.readOptions(f),
                    first: FIRST[NewGame.readSide(f)] || "random", rated: f.querySelector("input[name=rated]").checked,
                    clock: NewGame.readClock(f) };
@@ -157,7 +170,7 @@
     try {
       const made = await Players.api("/api/challenges", body);
       NewGame.dialog.close();
-      say(`Challenge sent to ${made.to.map((t) => t.name).join(", ")}.`, "good");
+      say(I18n.t("Challenge sent to {players}.", { players: joined(made.to.map((t) => t.name)) }), "good");
       await load();
     } catch (error) { NewGame.showError(f, error.message); }
     NewGame.busy(f, false);
@@ -203,7 +216,7 @@
     window.quadrilleInbox = socket;
     socket.on("connect", () => socket.emit("inbox", {}, () => {}));
     socket.on("challenge", (c) => {
-      if (c.status === "pending" && c.from !== data.account) say(`${c.from} challenges you to ${c.title}.`, "good");
+      if (c.status === "pending" && c.from !== data.account) say(I18n.t("{player} challenges you to {game}.", { player: c.from, game: c.title }), "good");
       // Accepted: the challenger goes to the game at once (lichess does the same), with the account's seat key.
       if (c.status === "accepted" && c.match && c.from === data.account) return enterGame(c.match);
       load();

@@ -4,12 +4,13 @@
 // the side. The page says what submitting does: NewGame.mount({ submit(form, demo) }) -> { open, ... }.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const $ = (id) => document.getElementById(id);
 
   const api = window.QuadrilleApi; // static/js/api.js
 
-  const START_LABEL = { online: "Create and invite", ai: "Start against the computer", local: "Start on this screen",
-                        challenge: "Send the challenge" };
+  const START_LABEL = { online: I18n.t("Create and invite"), ai: I18n.t("Start against the computer"),
+                        local: I18n.t("Start on this screen"), challenge: I18n.t("Send the challenge") };
 
   function mount(page) {
     const dialog = $("setup");
@@ -57,7 +58,7 @@
       for (const box of f.querySelectorAll(".for-mode")) box.hidden = !box.dataset.for.split(" ").includes(m);
       showClock(f);
       const open = f.querySelector("input[name=visibility][value=open]:checked");
-      f.querySelector("button.start").textContent = m === "online" && open ? "Create and wait for a player" : START_LABEL[m];
+      f.querySelector("button.start").textContent = m === "online" && open ? I18n.t("Create and wait for a player") : START_LABEL[m];
     }
 
     // The clock: none, real time (minutes + increment) or correspondence (days per move, between people apart).
@@ -130,7 +131,7 @@
         showError(f, "");
         await drawPicture(f, result.options, ticket);
       } catch (error) {
-        if (ticket === checking) showError(f, error.reason || "Those options do not work.");
+        if (ticket === checking) showError(f, error.reason || I18n.t("Those options do not work."));
       }
     }
 
@@ -153,7 +154,8 @@
       const form = $(`setup-${game}`);
       opener = button || null;
       for (const f of dialog.querySelectorAll("form.setup")) f.hidden = f !== form;
-      $("setup-title").textContent = (dialog.dataset.purpose === "challenge" ? "Challenge: " : "") + data[game].title;
+      $("setup-title").textContent = dialog.dataset.purpose === "challenge"
+        ? I18n.t("Challenge: {game}", { game: data[game].title }) : data[game].title;
       const radio = form.querySelector(`input[name=mode][value="${how}"]`);
       if (radio) radio.checked = true;
       showMode(form);

@@ -3,6 +3,7 @@
 // account (their tokens then give way to the account's seat key).
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Tokens = window.QuadrilleTokens;
   const Api = window.QuadrilleApi;
   const Players = {
@@ -83,8 +84,8 @@
         const waiting = list.challenges.incoming.length;
         if (turn) {
           const parts = [];
-          if (n) parts.push(`Your turn in ${n} game${n === 1 ? "" : "s"}`);
-          if (waiting) parts.push(`${waiting} challenge${waiting === 1 ? "" : "s"} for you`);
+          if (n) parts.push(I18n.n("Your turn in {count} game", "Your turn in {count} games", n, { count: n }));
+          if (waiting) parts.push(I18n.n("{count} challenge for you", "{count} challenges for you", waiting, { count: waiting }));
           turn.textContent = parts.join(" · ");
           turn.hidden = !parts.length;
         }

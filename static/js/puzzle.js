@@ -10,24 +10,53 @@
 (function () {
   "use strict";
   const WORDS = {
-    task: "Find the best move",
-    solved: "Solved!",
-    afterwards: "The board shows the end of the best line. Press Next puzzle for another.",
-    failed: "Not this one",
-    youPlay: (side) => `You play ${side}. Find the best continuation: the opponent's replies are played for you.`,
-    seat: (seat) => `player ${seat}`,
-    right: "Best move! Keep going.",
-    rightReply: "Best move! Now the opponent answers…",
-    solvedText: "Solved! That was the best line.",
-    wrong: "That is not the best move. Here is the right line.",
-    refused: "That move is not allowed here.",
-    notHere: "Taking moves back is not part of a puzzle.",
-    unreachable: "The server could not check that move.",
-    noNext: "The next puzzle could not be loaded.",
-    rated: (change) => `Your rating ${change >= 0 ? "rises" : "drops"} by ${Math.abs(Math.round(change))}.`,
-    unrated: "You had a result on this puzzle before: this try is not rated.",
-    themes: (list) => list.map((t) => t.replace(/-/g, " ")).join(", ") || "none",
+    task: I18n.t("Find the best move"),
+    solved: I18n.t("Solved!"),
+    afterwards: I18n.t("The board shows the end of the best line. Press Next puzzle for another."),
+    failed: I18n.t("Not this one"),
+    youPlay: (side) => I18n.t("You play {side}. Find the best continuation: the opponent's replies are played for you.", { side }),
+    seat: (seat) => I18n.t("player {seat}", { seat }),
+    right: I18n.t("Best move! Keep going."),
+    rightReply: I18n.t("Best move! Now the opponent answers…"),
+    solvedText: I18n.t("Solved! That was the best line."),
+    wrong: I18n.t("That is not the best move. Here is the right line."),
+    refused: I18n.t("That move is not allowed here."),
+    notHere: I18n.t("Taking moves back is not part of a puzzle."),
+    unreachable: I18n.t("The server could not check that move."),
+    noNext: I18n.t("The next puzzle could not be loaded."),
+    rated: (change) => {
+      const points = Math.abs(Math.round(change));
+      return change >= 0 ? I18n.n("Your rating rises by {count} point.", "Your rating rises by {count} points.", points)
+        : I18n.n("Your rating drops by {count} point.", "Your rating drops by {count} points.", points);
+    },
+    unrated: I18n.t("You had a result on this puzzle before: this try is not rated."),
+    themes: (list) => list.map(themeName).join(", ") || I18n.t("none"),
   };
+  // The themes' names (the ids are the server's, quadrille/puzzles/theme_words.py names them the same way).
+  const THEMES = {
+    "forced-win": I18n.t("forced win"),
+    "material": I18n.t("material"),
+    "one-move": I18n.t("one move"),
+    // TRANSLATORS: Gamma's golden move, as the rules name it
+    "golden-move": I18n.t("golden move"),
+    // TRANSLATORS: Lattice Checkers: a move in the extra turn a promotion earned
+    "extra-turn": I18n.t("extra turn"),
+    "capture-chain": I18n.t("capture chain"),
+    "promotion": I18n.t("promotion"),
+    // TRANSLATORS: Towers: pawns brought from the reserve onto the master
+    "import": I18n.t("from the reserve"),
+    "capture": I18n.t("capture"),
+    "master-capture": I18n.t("capturing the master"),
+    // TRANSLATORS: Trails and Towers: a move that takes a tower
+    "tower": I18n.t("taking a tower"),
+    "tower-win": I18n.t("won by towers"),
+    "trap": I18n.t("trap"),
+  };
+  function themeName(theme) {
+    const won = /^win-in-(\d+)$/.exec(theme);
+    if (won) return I18n.n("win in {count} turn", "win in {count} turns", Number(won[1]));
+    return THEMES[theme] || theme.replace(/-/g, " ");
+  }
   const STORE_KEY = "quadrille.puzzleRating";
   const REPLY_PAUSE = 600;   // ms between the solver's move and the opponent's reply
   const WRONG_PAUSE = 900;   // ms the wrong move stays on the board before the right line is shown

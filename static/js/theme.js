@@ -58,9 +58,11 @@
     if (changed && document.readyState !== "loading") {
       document.dispatchEvent(new CustomEvent("quadrille-theme", { detail: { theme } }));
     }
+    const I18n = window.QuadrilleI18n; // read here: this script may run before the page's words are loaded
     for (const b of document.querySelectorAll("[data-theme-toggle]")) {
       b.setAttribute("aria-pressed", String(theme === "dark"));
-      b.title = theme === "dark" ? "Dark theme is on: switch to light" : "Light theme is on: switch to dark";
+      if (!I18n) continue; // (the head's first call, before static/js/i18n.js: no button exists yet anyway)
+      b.title = theme === "dark" ? I18n.t("Dark theme is on: switch to light") : I18n.t("Light theme is on: switch to dark");
     }
   }
 

@@ -6,6 +6,7 @@
 // are mounted with a ctx of the same shape (play, canPlay, mySeats, state, message, emit).
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const ask = window.QuadrilleDialog.ask; // the pages' one question dialog (static/js/dialog.js)
   const Quadrille = (window.Quadrille = { renderers: {}, register, start, ask });
   function register(name, renderer) { Quadrille.renderers[name] = renderer; }
@@ -39,7 +40,7 @@
       emit(event, payload, done) {
         // The only platform event a renderer sends in a lesson is Towers' Undo: it starts the step again.
         if (event === "takeback") { load(step.index); if (done) done({ ok: true }); return; }
-        feedback("That is not part of this lesson.", "error");
+        feedback(I18n.t("That is not part of this lesson."), "error");
         if (done) done({ ok: false, reason: "not in a lesson" });
       },
     };
@@ -76,13 +77,13 @@
       step = next;
       state = next.state;
       solved = false;
-      $("step-progress").textContent = `Step ${step.index + 1} of ${count}`;
+      $("step-progress").textContent = I18n.t("Step {number} of {count}", { number: step.index + 1, count });
       $("step-title").textContent = step.title;
       $("step-text").textContent = step.text;
       feedback("");
       $("step-prev").disabled = step.index === 0;
       $("step-next").disabled = true;
-      $("step-next").textContent = step.index === count - 1 ? "Finish" : "Next step";
+      $("step-next").textContent = step.index === count - 1 ? I18n.t("Finish") : I18n.t("Next step");
       $("lesson-end").hidden = true;
       for (const li of $("lesson-steps").children) {
         if (Number(li.dataset.index) === step.index) li.setAttribute("aria-current", "step");
@@ -99,7 +100,7 @@
         next = await api(`/api/learn/${game}/steps/${index}`);
       } catch (error) {
         busy = false;
-        feedback(error.reason || "This step could not be loaded.", "error");
+        feedback(error.reason || I18n.t("This step could not be loaded."), "error");
         return;
       }
       busy = false; // before drawing: the renderer asks canPlay() while it draws
@@ -129,13 +130,14 @@
         answer = await api(`/api/learn/${game}/steps/${step.index}`, { move });
       } catch (error) {
         busy = false;
-        feedback(error.reason || "The server could not check that move.", "error");
+        feedback(error.reason || I18n.t("The server could not check that move."), "error");
         return;
       }
       busy = false;
       if (answer.verdict !== "right") {
         const why = answer.reason ? answer.reason.charAt(0).toUpperCase() + answer.reason.slice(1) : "";
-        feedback(`${why}${why && !/[.!?]$/.test(why) ? "." : ""} Hint: ${answer.hint}`, "error");
+        const reason = `${why}${why && !/[.!?]$/.test(why) ? "." : ""}`;
+        feedback(I18n.t("{reason} Hint: {hint}", { reason, hint: answer.hint }).trim(), "error");
         draw(); // back to the step's position, with its marks
         return;
       }

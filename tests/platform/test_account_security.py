@@ -102,7 +102,7 @@ def test_tokens_are_listed_and_revoked_by_their_owner_only(app):
     assert [(t["label"], t["last_used"]) for t in listed] == [("bot", None)]
     token = made.json["token"]
     who = app.test_client().get("/api/account", headers={"Authorization": f"Bearer {token}"}).json
-    assert who == {"account": {"id": ann["account"]["id"], "name": "ann"}}
+    assert who == {"account": {"id": ann["account"]["id"], "name": "ann"}, "language": None}  # none chosen (issue 27)
     assert client.get("/api/account/tokens").json["tokens"][0]["last_used"] is not None
     near = listed[0]["id"][:-1] + ("0" if listed[0]["id"][-1] != "0" else "1")  # another id of the same shape
     for bad in ("x" * 16, "nope", near):

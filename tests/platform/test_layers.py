@@ -17,9 +17,9 @@ PACKAGES = ("quadrille", "games", "ai")   # the first-party code: the server, th
 # not listed fails; one listed that is gone fails too, so that its entry goes with it. None stands since the
 # match core's split (summary.py asked the service whether a match waited for its start; match.py says it now).
 KNOWN_CIRCLES: list[list[str]] = []
-# Below infra/: leaf modules that every layer may use (an error type, the rules of names), importing only
-# each other.
-FOUNDATION = {"quadrille.errors", "quadrille.names"}
+# Below infra/: leaf modules that every layer may use (an error type, the rules of names, words marked for
+# translation: the error type's reasons), importing only each other.
+FOUNDATION = {"quadrille.errors", "quadrille.names", "quadrille.i18n.words"}
 
 
 def first_party_modules() -> dict[str, Path]:

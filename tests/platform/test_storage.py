@@ -25,7 +25,7 @@ from quadrille.matches.store import Conflict, EventRow, MatchRow, SeatRow, Stora
 
 RELEASE_DB = Path(__file__).parent / "data" / "release-0.1.db"
 REVISIONS = ["0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009", "0010", "0011", "0012", "0013",
-             "0014"]
+             "0014", "0015"]
 
 # The first release's recent list: it grouped every event of every match.
 RELEASE_RECENT = """

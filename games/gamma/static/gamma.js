@@ -11,6 +11,7 @@
 // while the cursor is not in use, leaves the golden mode.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
   const COLOURS = 16;
   const FIELD = /^g?(\d+),(\d+)$/;
@@ -24,7 +25,7 @@
   // A player is called by their colour, as the server names the seats (state.seat_names: "Blue", "Orange", …),
   // with the letter drawn in their fields: "Blue (A)".
   let seatNames = [];
-  const nameOf = (seat) => seatNames[seat - 1] || `Player ${seat}`;
+  const nameOf = (seat) => window.QuadrilleBoard.seatName(seatNames[seat - 1]) || I18n.t("Player {number}", { number: seat });
   const labelOf = (seat) => (seat <= LETTERS.length ? `${nameOf(seat)} (${markOf(seat)})` : nameOf(seat));
   const levelValue = (raw) => (/^\d+$/.test(raw) ? Number(raw) : raw);
   const Motion = window.QuadrilleMotion;
@@ -46,8 +47,13 @@
   function goldenOnlyText(view) {
     if (!view || view.over || view.turn == null || view.legal.length || !view.golden.length) return "";
     const closed = view.stats.every((st) => st.free === 0);
-    return `No field is ${closed ? "left" : "open to you"}. Make your golden move${touchScreen() ? "" : " (G)"}, or Skip`
-      + `${closed ? ": when every player skips in a row, the game ends" : ""}.`;
+    const keys = !touchScreen();
+    if (closed) {
+      return keys ? I18n.t("No field is left. Make your golden move (G), or Skip: when every player skips in a row, the game ends.")
+        : I18n.t("No field is left. Make your golden move, or Skip: when every player skips in a row, the game ends.");
+    }
+    return keys ? I18n.t("No field is open to you. Make your golden move (G), or Skip.")
+      : I18n.t("No field is open to you. Make your golden move, or Skip.");
   }
 
   Quadrille.register("gamma", {
@@ -55,16 +61,21 @@
     seatLabel: (seat, state) => { if (state && state.seat_names) seatNames = state.seat_names; return labelOf(seat); },
     turnHint: (state) => goldenOnlyText(state.view),
     reasonText(reason, outcome, names) {
-      const why = { stuck: "Nobody can move any more",
-        passed: "No field was left to take, and every player who still had a golden move skipped it" }[reason];
-      if (!why) return undefined;
+      if (reason !== "stuck" && reason !== "passed") return undefined;
       const best = outcome.scores && outcome.winners.length ? outcome.scores[outcome.winners[0] - 1] : null;
-      return `${why}${best == null ? "" : `; the most fields: ${best}`}.`;
+      if (reason === "stuck") {
+        return best == null ? I18n.t("Nobody can move any more.")
+          : I18n.t("Nobody can move any more; the most fields: {count}.", { count: best });
+      }
+      return best == null ? I18n.t("No field was left to take, and every player who still had a golden move skipped it.")
+        : I18n.t("No field was left to take, and every player who still had a golden move skipped it; the most fields: {count}.",
+          { count: best });
     },
     scoreText(outcome, names, state) {
       const fields = outcome.scores && outcome.scores.length ? outcome.scores
         : state && state.view.stats ? state.view.stats.map((st) => st.busy) : [];
-      return fields.length ? "Fields: " + fields.map((n, i) => `${names[i] || `Player ${i + 1}`} ${n}`).join(" · ") : "";
+      const who = (i) => window.QuadrilleBoard.seatName(names[i]) || I18n.t("Player {number}", { number: i + 1 });
+      return fields.length ? I18n.t("Fields: {scores}", { scores: fields.map((n, i) => `${who(i)} ${n}`).join(" · ") }) : "";
     },
 
     mount(area, ctx) {
@@ -87,8 +98,8 @@
       function gridOf(width, height) {
         return Board.grid({
           columns: width, rows: height, upward: true, id: "board", className: "gamma-board", rowClass: "gamma-row",
-          label: `Gamma board, ${width} columns by ${height} rows; arrows move the cursor, `
-            + "space takes a field, G switches the golden move, C skips",
+          label: I18n.t("Gamma board, {width} columns by {height} rows; arrows move the cursor, space takes a field, G switches the golden move, C skips",
+            { width, height }),
           position: (cell) => [Number(cell.dataset.x), Number(cell.dataset.y)],
           cell(cell, x, y, built) {
             cell.className = "cell";
@@ -162,7 +173,7 @@
 
       function setGolden(on) {
         if (on && !mine()) {
-          ctx.message(current() == null ? "The game is not under way." : "Wait for your turn.", "error");
+          ctx.message(current() == null ? I18n.t("The game is not under way.") : I18n.t("Wait for your turn."), "error");
           return;
         }
         golden = on;
@@ -226,7 +237,7 @@
               cell.dataset.mark = text;
               cell.textContent = text;
               coords(cell, grid, x, y); // the edge's coordinates stay beside the mark
-              cell.setAttribute("aria-label", `${fieldName(x, y)}: ${owner ? labelOf(owner) : "empty"}`);
+              cell.setAttribute("aria-label", `${fieldName(x, y)}: ${owner ? labelOf(owner) : I18n.t("empty")}`);
             }
           }
         }
@@ -248,50 +259,57 @@
         const goldenButton = byId("gamma-golden");
         goldenButton.disabled = !canPlay || !(golden || (stats && stats.golden_possible));
         goldenButton.setAttribute("aria-pressed", String(golden));
-        goldenButton.title = !stats ? "Golden move mode (G)"
-          : stats.golden_used ? "The golden move has been used"
-            : stats.golden_possible ? "Golden move mode: show the fields a golden move may take (G)"
-              : "No golden move is possible now";
+        goldenButton.title = !stats ? I18n.t("Golden move mode (G)")
+          : stats.golden_used ? I18n.t("The golden move has been used")
+            : stats.golden_possible ? I18n.t("Golden move mode: show the fields a golden move may take (G)")
+              : I18n.t("No golden move is possible now");
         byId("gamma-skip").disabled = !canPlay;
         const player = ctx.mySeats().length > 0;  // spectators get the information line only
         goldenButton.hidden = !player;
         byId("gamma-skip").hidden = !player;
 
         let text;
-        if (!live) text = `Move ${view.moves}: an earlier position.`;
+        if (!live) text = I18n.t("Move {ply}: an earlier position.", { ply: view.moves });
         else if (view.over || state.outcome) text = overText(view.outcome || state.outcome);
-        else if (turn == null) text = state.started === false ? "Waiting for the start." : "";
-        else if (golden) text = touchScreen() ? "Golden move: tap a green field (tap Golden move again to cancel)."
-          : "Golden move: click a green field, or press space with the cursor on it. Escape cancels.";
-        else if (canPlay && goldenOnlyText(view)) text = `Your move, ${labelOf(turn)}: ${goldenOnlyText(view)}`;
-        else if (canPlay) {
-          const orGolden = !(stats && stats.golden_possible) ? "" : touchScreen() ? ", or use Golden move"
-            : ", or press G for the golden move";
-          text = `Your move, ${labelOf(turn)}: take a green field${orGolden}.`;
+        else if (turn == null) text = state.started === false ? I18n.t("Waiting for the start.") : "";
+        else if (golden) text = touchScreen() ? I18n.t("Golden move: tap a green field (tap Golden move again to cancel).")
+          : I18n.t("Golden move: click a green field, or press space with the cursor on it. Escape cancels.");
+        else if (canPlay && goldenOnlyText(view)) {
+          text = I18n.t("Your move, {player}: {hint}", { player: labelOf(turn), hint: goldenOnlyText(view) });
+        } else if (canPlay) {
+          const player = labelOf(turn);
+          text = !(stats && stats.golden_possible) ? I18n.t("Your move, {player}: take a green field.", { player })
+            : touchScreen() ? I18n.t("Your move, {player}: take a green field, or use Golden move.", { player })
+              : I18n.t("Your move, {player}: take a green field, or press G for the golden move.", { player });
         }
-        else text = `${labelOf(turn)} to move.`;
-        if (live && cursor.shown && ctx.mySeats().length && turn != null) text += ` Cursor ${fieldName(...cursor.at())}.`;
+        else text = I18n.t("{player} to move.", { player: labelOf(turn) });
+        if (live && cursor.shown && ctx.mySeats().length && turn != null) {
+          text += " " + I18n.t("Cursor {field}.", { field: fieldName(...cursor.at()) });
+        }
         const info = byId("gamma-info");
         if (info.textContent !== text) info.textContent = text;
       }
       function overText(outcome) {
-        if (!outcome || !outcome.winners || !outcome.winners.length) return "Game over.";
+        if (!outcome || !outcome.winners || !outcome.winners.length) return I18n.t("Game over.");
         const best = outcome.scores && outcome.scores.length ? outcome.scores[outcome.winners[0] - 1] : null;
-        const fields = best == null ? "" : ` with ${best} field${best === 1 ? "" : "s"}`;
-        const who = outcome.winners.map(labelOf).join(" and ");
-        return outcome.winners.length > 1 ? `Game over: ${who} share the win${fields}.`
-          : `Game over: ${who} wins${fields}.`;
+        const players = new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(outcome.winners.map(labelOf));
+        const n = outcome.winners.length;
+        if (best == null) return I18n.n("Game over: {players} wins.", "Game over: {players} share the win.", n, { players });
+        return n > 1 ? I18n.n("Game over: {players} share the win with {count} field.",
+          "Game over: {players} share the win with {count} fields.", best, { players, count: best })
+          : I18n.n("Game over: {players} wins with {count} field.", "Game over: {players} wins with {count} fields.", best,
+            { players, count: best });
       }
 
       // Who plays a seat, as nodes: the player's name isolated (names.js), "free", or the computer.
       function seatWho(seat) {
         const s = state.seats.find((entry) => entry.seat === seat);
         if (!s) return [];
-        if (s.kind === "ai") return [`computer (${s.level_name || s.level})`];
+        if (s.kind === "ai") return [I18n.t("computer ({level})", { level: s.level_name || s.level })];
         const mySeats = ctx.mySeats();
-        const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? "(you)" : "";
+        const me = mySeats.includes(seat) && mySeats.length < state.seats.length ? I18n.t("(you)") : "";
         const named = s.taken && s.name && !/^Player \d+$/.test(s.name);
-        const who = !s.taken ? ["free"] : named ? [window.QuadrilleNames.seat(s)] : [];
+        const who = !s.taken ? [I18n.t("free")] : named ? [window.QuadrilleNames.seat(s)] : [];
         return me ? [...who, who.length ? " " : "", me] : who;
       }
 
@@ -314,7 +332,7 @@
           const stuck = !view.over && st.free === 0 && !st.golden_possible;
           tr.className = [st.seat === turn ? "to-move" : "", winners.includes(st.seat) ? "winner" : "",
             stuck ? "stuck" : ""].filter(Boolean).join(" ");
-          tr.title = stuck ? "Cannot move now: skipped" : "";
+          tr.title = stuck ? I18n.t("Cannot move now: skipped") : "";
           const set = (col, html) => {
             const td = tr.querySelector(`[data-col="${col}"]`);
             if (td.innerHTML !== html) td.innerHTML = html;
@@ -323,8 +341,8 @@
           set("busy", String(st.busy));
           set("free", String(st.free));
           set("areas", `${st.areas} / ${limit}`);
-          set("golden", st.golden_used ? "used"
-            : st.golden_possible ? '<span class="golden-possible">possible</span>' : "not now");
+          set("golden", st.golden_used ? I18n.t("used")
+            : st.golden_possible ? `<span class="golden-possible">${I18n.t("possible")}</span>` : I18n.t("not now"));
         });
       }
 
@@ -356,10 +374,12 @@
         const taken = state.seats.length - free.length;
         const choice = startPanel.querySelector("input[name=gamma-free]:checked");
         const computer = choice && choice.value === "computer";
-        const text = `${taken} of ${state.seats.length} seats taken; free: ${free.map(labelOf).join(", ")}. `
-          + (computer ? `The computer will play ${free.length === 1 ? "it" : "them"}.`
-            : taken < 2 ? "Wait for another player, or let the computer play."
-              : `The match will start with ${taken} players.`);
+        const text = I18n.n("{taken} of {count} seat taken; free: {free}.", "{taken} of {count} seats taken; free: {free}.",
+          state.seats.length, { taken, count: state.seats.length, free: free.map(labelOf).join(", ") }) + " "
+          + (computer ? I18n.n("The computer will play it.", "The computer will play them.", free.length, { count: free.length })
+            : taken < 2 ? I18n.t("Wait for another player, or let the computer play.")
+              : I18n.n("The match will start with {count} player.", "The match will start with {count} players.", taken,
+                { count: taken }));
         const info = byId("gamma-start-info");
         if (info.textContent !== text) info.textContent = text;
       }

@@ -5,6 +5,7 @@
 // runs over the levels as one wide grid (board/cursor.js with a block per level).
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Lattice = (window.QuadrilleLattice = window.QuadrilleLattice || {});
   const Board = window.QuadrilleBoard;
   const SEAT_NAME = { 1: "B", 2: "T" };
@@ -13,10 +14,12 @@
   // A side is called by its colour ("Blue"), as the server names it (Game.seat_names); B and T are the rules'.
   Lattice.sideLabel = function sideLabel(seat, view) {
     const c = view && view.colors && view.colors[seat];
-    return c ? c.name.charAt(0).toUpperCase() + c.name.slice(1) : SEAT_NAME[seat] || `Player ${seat}`;
+    return c ? Board.seatName(c.name.charAt(0).toUpperCase() + c.name.slice(1))
+      : SEAT_NAME[seat] || I18n.t("Player {number}", { number: seat });
   };
   // "Blue ball", as the page says
-  Lattice.pieceName = (n, view) => `${Lattice.sideLabel(n.seat, view)} ${n.star ? "star" : "ball"}`;
+  Lattice.pieceName = (n, view) => (n.star ? I18n.t("{side} star", { side: Lattice.sideLabel(n.seat, view) })
+    : I18n.t("{side} ball", { side: Lattice.sideLabel(n.seat, view) }));
   const pieceName = Lattice.pieceName;
 
   // area: the board area; flipped(): whether T's side is at the bottom.
@@ -32,7 +35,7 @@
         cell(cell, j, i) {
           cell.tabIndex = -1;
           Object.assign(cell.dataset, { x: j, y: i, level: l });
-          if ((i + j + l - 1) % 2) { cell.className = "cell hole"; cell.setAttribute("aria-label", "no node"); }
+          if ((i + j + l - 1) % 2) { cell.className = "cell hole"; cell.setAttribute("aria-label", I18n.t("no node")); }
           else { cell.className = "cell node"; cell.dataset.node = v.axes.x[j] + v.axes.y[i] + l; cell.innerHTML = '<span class="piece"></span>'; }
         },
         after(grid) {
@@ -99,17 +102,19 @@
         Board.setClass(cell, cls);
         const step = steps.has(n.id) && preview.path.length > 2 ? String(steps.get(n.id)) : "";
         if ((cell.dataset.step || "") !== step) { if (step) cell.dataset.step = step; else delete cell.dataset.step; }
-        let text = `${n.id}, level ${n.level}, ${n.seat ? pieceName(n, view) : "empty"}`;
-        if (n.id === marks.selected) text += ", selected";
-        if (movableSet.has(n.id)) text += ", can move";
+        const parts = [n.id, I18n.t("level {level}", { level: n.level }), n.seat ? pieceName(n, view) : I18n.t("empty")];
+        if (n.id === marks.selected) parts.push(I18n.t("selected"));
+        if (movableSet.has(n.id)) parts.push(I18n.t("can move"));
         if (targets.has(n.id)) {
           const list = targets.get(n.id);
-          if (view.pending === "return") text += ", return a ball here";
-          else if (list.length > 1) text += `, target of ${list.length} capture chains`;
-          else text += list[0].captures.length ? `, target: captures ${list[0].captures.join(", ")}` : ", target";
-          if (list.some((e) => e.promotes)) text += ", promotes";
+          if (view.pending === "return") parts.push(I18n.t("return a ball here"));
+          else if (list.length > 1) parts.push(I18n.n("target of {count} capture chain", "target of {count} capture chains", list.length, { count: list.length }));
+          else parts.push(list[0].captures.length ? I18n.t("target: captures {nodes}", { nodes: list[0].captures.join(", ") })
+            : I18n.t("target"));
+          if (list.some((e) => e.promotes)) parts.push(I18n.t("promotes"));
         }
-        if (victims.has(n.id)) text += ", captured by this move";
+        if (victims.has(n.id)) parts.push(I18n.t("captured by this move"));
+        const text = parts.join(", ");
         Board.setLabel(cell, text);
       }
       area.querySelector(".lattice").classList.toggle("replaying", !marks.live);

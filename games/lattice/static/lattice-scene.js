@@ -4,6 +4,7 @@
 // changed. The camera and picking are lattice-orbit.js's; the WebGL probe (probeWebgl) is here, beside what needs it.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Lattice = (window.QuadrilleLattice = window.QuadrilleLattice || {});
   const reducedMotion = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   const lastOf = (list) => list[list.length - 1];
@@ -16,7 +17,7 @@
     canvas.className = "lattice-canvas";
     canvas.tabIndex = 0;
     canvas.setAttribute("role", "img");
-    canvas.setAttribute("aria-label", "3D view of the lattice. The levels view below shows the same position and takes the same clicks.");
+    canvas.setAttribute("aria-label", I18n.t("3D view of the lattice. The levels view below shows the same position and takes the same clicks."));
     // Multisampling is cheap on a graphics card and expensive on a software renderer, where it is left off.
     const software = hooks.software;
     const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software, powerPreference: "high-performance" });

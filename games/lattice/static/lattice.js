@@ -11,6 +11,7 @@
 // For tests and the console: window.latticeView (project a node to viewport coordinates, frame times).
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const STORE_3D = "quadrille.lattice.3d";
 
   const rgbCss = (rgb) => `rgb(${rgb.map((c) => Math.round(c * 255)).join(", ")})`;
@@ -33,16 +34,18 @@
     captured: (state) => !!(state.view.last && state.view.last.captures && state.view.last.captures.length),
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
     reasonText(reason, outcome, names) {
-      if (reason === "stuck") return "Neither side can move: the side with more pieces on the far level wins.";
+      if (reason === "stuck") return I18n.t("Neither side can move: the side with more pieces on the far level wins.");
       if (reason === "eliminated") {
         const loser = outcome.winners.length ? 3 - outcome.winners[0] : null;
-        return loser ? `${names[loser - 1]} has no pieces left on the lattice.` : "Both sides ran out of pieces.";
+        return loser ? I18n.t("{side} has no pieces left on the lattice.", { side: Board.seatName(names[loser - 1]) })
+          : I18n.t("Both sides ran out of pieces.");
       }
       return undefined;
     },
     scoreText: (outcome, names, state) => {
       const score = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.score;
-      return score ? `Pieces on the far level: ${names[0]} ${score[0]} · ${names[1]} ${score[1]}` : "";
+      return score ? I18n.t("Pieces on the far level: {scores}",
+        { scores: `${Board.seatName(names[0])} ${score[0]} · ${Board.seatName(names[1])} ${score[1]}` }) : "";
     },
 
     mount(area, ctx) {
@@ -106,11 +109,12 @@
 
       function activate(id) {
         if (!view || !live) return;
-        if (view.over) return say("The game is over.");
+        if (view.over) return say(I18n.t("The game is over."));
         const targets = movesByTarget();
         if (view.pending === "return") {
           if (targets.has(id)) return play("+" + id);
-          return say(`${sideLabel(view.turn, view)} promoted: bring a captured ball back to a green node of level ${view.sides[view.turn].first_level}.`);
+          return say(I18n.t("{side} promoted: bring a captured ball back to a green node of level {level}.",
+            { side: sideLabel(view.turn, view), level: view.sides[view.turn].first_level }));
         }
         if (selection.selected && targets.has(id)) {
           const list = targets.get(id);
@@ -121,8 +125,14 @@
           ui.focusMove = null;
           render();
           const shown = list[ui.chain[id]];
-          const keys = touchScreen() ? "" : ` (keys 1–${Math.min(9, list.length)})`; // no keys to press on a touch screen
-          return say(`${list.length} capture chains end on ${id}; showing ${ui.chain[id] + 1}: ${shown.move}. Click ${id} again for the next, or play one from the list${keys}.`);
+          const params = { count: list.length, node: id, number: ui.chain[id] + 1, move: shown.move, last: Math.min(9, list.length) };
+          return say(touchScreen() // no keys to press on a touch screen
+            ? I18n.n("{count} capture chain ends on {node}; showing {number}: {move}. Click {node} again for the next, or play one from the list.",
+              "{count} capture chains end on {node}; showing {number}: {move}. Click {node} again for the next, or play one from the list.",
+              list.length, params)
+            : I18n.n("{count} capture chain ends on {node}; showing {number}: {move}. Click {node} again for the next, or play one from the list (keys 1–{last}).",
+              "{count} capture chains end on {node}; showing {number}: {move}. Click {node} again for the next, or play one from the list (keys 1–{last}).",
+              list.length, params));
         }
         if (selection.isSource(id)) {
           selection.toggle(id);
@@ -135,8 +145,8 @@
         render();
         const node = view.nodes.find((n) => n.id === id);
         if (!hadSelection && node && node.seat === view.turn) {
-          say(view.must_capture ? `${id} cannot capture, and a capture is mandatory: pick one of ${Object.keys(view.legal).join(", ")}.`
-            : `${id} has no move now.`);
+          say(view.must_capture ? I18n.t("{node} cannot capture, and a capture is mandatory: pick one of {nodes}.",
+            { node: id, nodes: Object.keys(view.legal).join(", ") }) : I18n.t("{node} has no move now.", { node: id }));
         }
       }
       function play(move) {
@@ -150,7 +160,7 @@
         const hud = $("#lattice-hud");
         if (hud) {
           const n = id && view && view.nodes.find((x) => x.id === id);
-          hud.textContent = n ? `${id} · level ${n.level}${n.seat ? " · " + pieceName(n, view) : ""}` : "";
+          hud.textContent = n ? `${id} · ${I18n.t("level {level}", { level: n.level })}${n.seat ? " · " + pieceName(n, view) : ""}` : "";
         }
         render(true);
       }
@@ -196,7 +206,7 @@
       function show3d(on, remember = true) {
         stage.hidden = !on;
         toggle.setAttribute("aria-pressed", String(on));
-        toggle.textContent = on ? "Hide the 3D view" : "Show the 3D view";
+        toggle.textContent = on ? I18n.t("Hide the 3D view") : I18n.t("Show the 3D view");
         if (remember) try { localStorage.setItem(STORE_3D, on ? "on" : "off"); } catch (e) { /* storage-less frame */ }
         if (on && !loading3d) load3d();
         if (on && scene3d) { scene3d.resize(); render(true); }
@@ -207,29 +217,29 @@
         api.error = reason;
         stage.hidden = false;
         stage.classList.add("unavailable");
-        $("#lattice-note").textContent = `No 3D view here: ${reason} Play on the levels view below.`;
+        $("#lattice-note").textContent = I18n.t("No 3D view here: {reason} Play on the levels view below.", { reason });
         toggle.hidden = true;
       }
       // three.js (750 KB, minified) is fetched only when the 3D view is first shown: a player who keeps it
       // hidden, or whose browser has no WebGL, never downloads it.
       let loading3d = null;
       function load3d() {
-        $("#lattice-note").textContent = "Loading the 3D view…";
+        $("#lattice-note").textContent = I18n.t("Loading the 3D view…");
         loading3d = import(THREE_URL).then((THREE) => {
           try {
             scene3d = Lattice.createScene(THREE, stage, { pick: activate, hover, software: probe.software });
           } catch (err) {
-            return no3d("WebGL could not start (" + (err && err.message ? err.message : err) + ").");
+            return no3d(I18n.t("WebGL could not start ({error}).", { error: err && err.message ? err.message : err }));
           }
           api.webgl = true;
           $("#lattice-note").textContent = "";
           render();
           api.ready = true;
-        }).catch((err) => no3d("three.js did not load (" + (err && err.message ? err.message : err) + ")."));
+        }).catch((err) => no3d(I18n.t("three.js did not load ({error}).", { error: err && err.message ? err.message : err })));
       }
       const probe = Lattice.probeWebgl();
       if (!probe) {
-        no3d("this browser has no WebGL.");
+        no3d(I18n.t("this browser has no WebGL."));
       } else {
         toggle.hidden = false;
         show3d(want3d() && !smallFrame(), false);
@@ -267,7 +277,8 @@
         if (!list.length) return;
         const title = document.createElement("span");
         title.className = "muted";
-        title.textContent = view.pending === "return" ? "Return a ball to:" : `Moves of ${selection.selected}:`;
+        title.textContent = view.pending === "return" ? I18n.t("Return a ball to:")
+          : I18n.t("Moves of {node}:", { node: selection.selected });
         choices.appendChild(title);
         const armed = ui.armed && targets.has(ui.armed) ? targets.get(ui.armed) : null;
         list.forEach((e) => {
@@ -277,8 +288,10 @@
           const n = armed ? armed.indexOf(e) : -1;
           b.className = "lattice-choice" + (n >= 0 ? " armed" : "");
           b.textContent = (n >= 0 && n < 9 ? `${n + 1}. ` : "") + e.move + (e.captures.length ? ` (×${e.captures.length})` : "") + (e.promotes ? " ★" : "");
-          b.setAttribute("aria-label", (e.move.startsWith("+") ? `return a ball to ${e.move.slice(1)}` : `play ${e.move}`)
-            + (e.captures.length ? `, captures ${e.captures.join(", ")}` : "") + (e.promotes ? ", promotes" : ""));
+          b.setAttribute("aria-label", (e.move.startsWith("+") ? I18n.t("return a ball to {node}", { node: e.move.slice(1) })
+            : I18n.t("play {move}", { move: e.move }))
+            + (e.captures.length ? ", " + I18n.t("captures {nodes}", { nodes: e.captures.join(", ") }) : "")
+            + (e.promotes ? ", " + I18n.t("promotes") : ""));
           choices.appendChild(b);
         });
       }
@@ -289,26 +302,38 @@
         for (const [k, v] of Object.entries(colorVars)) root.style.setProperty(k, v);
         for (const b of area.querySelectorAll("[data-score]")) b.textContent = view.score[Number(b.dataset.score) - 1];
         const more = $("#lattice-score .muted");
-        if (more) more.textContent = `· on the lattice ${view.on_board[0]} · ${view.on_board[1]} · captured ${view.bench[0]} · ${view.bench[1]}`;
+        if (more) {
+          more.textContent = "· " + I18n.t("on the lattice {first} · {second} · captured {first_captured} · {second_captured}",
+            { first: view.on_board[0], second: view.on_board[1], first_captured: view.bench[0], second_captured: view.bench[1] });
+        }
         for (const lv of view.levels) {
           const t = $(`#lattice-level-${lv.level}`);
           const first = [1, 2].find((seat) => lv.level === view.sides[seat].first_level);
-          const tag = first ? ` · ${sideLabel(first, view)}'s first` : "";
-          if (t) t.textContent = `Level ${lv.level}${tag}`;
+          const tag = first ? ` · ${I18n.t("{side}'s first", { side: sideLabel(first, view) })}` : "";
+          if (t) t.textContent = I18n.t("Level {level}", { level: lv.level }) + tag;
         }
         let text;
-        if (!live) text = "An earlier position (step to the end to play).";
-        else if (view.over) text = "Game over.";
+        if (!live) text = I18n.t("An earlier position (step to the end to play).");
+        else if (view.over) text = I18n.t("Game over.");
         else {
-          const who = sideLabel(view.turn, view);
-          const passed = view.passed.length ? `${view.passed.map((s) => sideLabel(s, view)).join(", ")} had no move and passed. ` : "";
-          if (view.pending === "return") text = `${passed}${who} promoted: click a green node of level ${view.sides[view.turn].first_level} to bring a captured ball back.`;
-          else if (selection.selected) {
+          const side = sideLabel(view.turn, view);
+          const passed = view.passed.length ? I18n.n("{sides} had no move and passed.", "{sides} had no move and passed.",
+            view.passed.length, { sides: view.passed.map((s) => sideLabel(s, view)).join(", ") }) + " " : "";
+          if (view.pending === "return") {
+            text = passed + I18n.t("{side} promoted: click a green node of level {level} to bring a captured ball back.",
+              { side, level: view.sides[view.turn].first_level });
+          } else if (selection.selected) {
             const ends = [...targets.keys()];
-            text = `${selection.selected} selected: ${ends.length} target${ends.length === 1 ? "" : "s"} (${ends.join(", ")}). Click a green node to play, the piece again to drop it.`;
+            text = I18n.n("{node} selected: {count} target ({nodes}). Click a green node to play, the piece again to drop it.",
+              "{node} selected: {count} targets ({nodes}). Click a green node to play, the piece again to drop it.",
+              ends.length, { node: selection.selected, count: ends.length, nodes: ends.join(", ") });
           } else {
-            text = `${passed}${who} to move${view.extra_turn ? " again (extra turn)" : ""}${view.must_capture ? ": a capture is mandatory" : ""}. `
-              + (ctx.canPlay() ? "Pick a piece; its targets turn green." : "");
+            const turn = view.extra_turn
+              ? (view.must_capture ? I18n.t("{side} to move again (extra turn): a capture is mandatory.", { side })
+                : I18n.t("{side} to move again (extra turn).", { side }))
+              : (view.must_capture ? I18n.t("{side} to move: a capture is mandatory.", { side })
+                : I18n.t("{side} to move.", { side }));
+            text = `${passed}${turn} ` + (ctx.canPlay() ? I18n.t("Pick a piece; its targets turn green.") : "");
           }
         }
         say(text.trim());

@@ -2,15 +2,22 @@
 // them, the cells' names, the move points' bars, the marks of the last moves, and the auto-end preference.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Towers = (window.QuadrilleTowers = window.QuadrilleTowers || {});
-  const NAMES = { 1: "Blue", 2: "Red" };
+  const NAMES = { 1: I18n.t("Blue"), 2: I18n.t("Red") };
   const MAX_DISCS = 6;
   const AUTO_END_KEY = "quadrille.towers.autoEnd";
   const MOVE_RE = /^m(\d+),(\d+)>(\d+),(\d+):(\d+)$/;
   const CROWN = '<svg class="crown" viewBox="0 0 24 16" aria-hidden="true"><path d="M2 14 L1 4 L7 8 L12 1 L17 8 L23 4 L22 14 Z"/></svg>';
   const LOCK = '<span class="lock-mark" aria-hidden="true"><svg viewBox="0 0 16 16"><rect x="3" y="7" width="10" height="8" rx="1.5"/><path d="M5 7 V5 a3 3 0 0 1 6 0 V7" fill="none" stroke-width="2"/></svg></span>';
 
-  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  // "3 move points", "1 pawn": the counts the info line says, with each language's plurals
+  const WORDS = {
+    "move point": (k) => I18n.n("{count} move point", "{count} move points", k, { count: k }),
+    pawn: (k) => I18n.n("{count} pawn", "{count} pawns", k, { count: k }),
+    point: (k) => I18n.n("{count} point", "{count} points", k, { count: k }),
+  };
+  const plural = (k, word) => WORDS[word](k);
 
   // Cell names for people, as on a chessboard: files a, b, c… from the left, ranks 1, 2, 3… from Blue's side
   // (the bottom row, y = n - 1 in the move strings, is rank 1).
@@ -120,12 +127,13 @@
       bar.classList.toggle("to-move", !view.over && view.current === p);
       bar.classList.toggle("winner", view.winner === p);
       const you = ctx.mySeats().includes(p) && ctx.mySeats().length === 1;
-      bar.querySelector(".tw-who").textContent = NAMES[p] + (you ? " (you)" : "");
+      bar.querySelector(".tw-who").textContent = NAMES[p] + (you ? ` ${I18n.t("(you)")}` : "");
       bar.querySelector(".tw-unused").textContent = pts.unused;
       bar.querySelector(".tw-used").textContent = pts.used;
       const track = bar.querySelector(".tw-track");
       track.style.setProperty("--t", Math.max(total, 1));
-      track.setAttribute("aria-label", `${plural(pts.unused, "move point")} left, ${pts.used} used`);
+      track.setAttribute("aria-label", I18n.n("{count} move point left, {used} used", "{count} move points left, {used} used",
+        pts.unused, { count: pts.unused, used: pts.used }));
       while (track.children.length < total) track.appendChild(document.createElement("i"));
       while (track.children.length > total) track.lastChild.remove();
       [...track.children].forEach((pawn, k) => {
@@ -145,9 +153,11 @@
     if (cell.dataset.sig === sig) return;
     cell.innerHTML = (t ? stackHTML(t.height, t.master, t.owner) + (t.locked ? LOCK : "") : "") + coords;
     cell.dataset.sig = sig;
-    cell.setAttribute("aria-label", `${name}: ` + (t
-      ? `${NAMES[t.owner]} ${t.height > 1 ? "tower of " + t.height : "pawn"}${t.master ? ", master" : ""}${t.locked ? ", locked" : ""}`
-      : "empty"));
+    const what = !t ? I18n.t("empty")
+      : (t.height > 1 ? I18n.t("{side} tower of {height}", { side: NAMES[t.owner], height: t.height })
+        : I18n.t("{side} pawn", { side: NAMES[t.owner] }))
+        + (t.master ? `, ${I18n.t("master")}` : "") + (t.locked ? `, ${I18n.t("locked")}` : "");
+    cell.setAttribute("aria-label", `${name}: ${what}`);
   };
 
   // The buttons under the board: Import (how many), Undo, End turn or Pass, the auto-end box, the pawns to move.
@@ -156,11 +166,11 @@
     const legal = view.legal;
     const imp = $("tw-import"), undo = $("tw-undo"), end = $("tw-end");
     imp.disabled = !can || !legal.can_import;
-    imp.textContent = importCount && importCount > 1 ? `Import ${importCount}` : "Import";
+    imp.textContent = importCount && importCount > 1 ? I18n.t("Import {count}", { count: importCount }) : I18n.t("Import");
     undo.disabled = !can || !view.can_undo;
     end.disabled = !can || !legal.can_end;
-    end.textContent = legal.end_draws ? "Pass (draws)" : view.turn_moves.length ? "End turn" : "Pass";
-    end.title = "End your turn (E)";
+    end.textContent = legal.end_draws ? I18n.t("Pass (draws)") : view.turn_moves.length ? I18n.t("End turn") : I18n.t("Pass");
+    end.title = I18n.t("End your turn (E)");
     end.classList.toggle("salient", can && nothingLeft);
     end.classList.toggle("draws", can && legal.end_draws);
     $("tw-auto-end").checked = autoEnd;
@@ -179,9 +189,17 @@
   // name(x, y): a cell's name; any: whether some target takes that many pawns.
   Towers.movingText = function movingText(sel, target, name, any) {
     const h = sel.src.height, [x, y] = sel.src.from;
-    let text = `${h > 1 ? "Tower of " + h : "Pawn"} at ${name(x, y)}: moving ${sel.count === h ? (h > 1 ? "the whole tower" : "it") : plural(sel.count, "pawn")}`;
-    if (target) return text + ` to ${name(target.to[0], target.to[1])} costs ${target.distance} × ${sel.count} = ${plural(target.distance * sel.count, "point")}.`;
-    return text + (any ? "; the green cells are where it can go." : "; no cell can take that many: choose another number.");
+    const cell = name(x, y);
+    const moving = sel.count !== h ? plural(sel.count, "pawn") : h > 1 ? I18n.t("the whole tower") : I18n.t("it");
+    const text = h > 1 ? I18n.t("Tower of {height} at {cell}: moving {moving}", { height: h, cell, moving })
+      : I18n.t("Pawn at {cell}: moving {moving}", { cell, moving });
+    if (target) {
+      const cost = target.distance * sel.count;
+      return text + " " + I18n.n("to {target} costs {distance} × {pawns} = {count} point.",
+        "to {target} costs {distance} × {pawns} = {count} points.", cost,
+        { target: name(target.to[0], target.to[1]), distance: target.distance, pawns: sel.count, count: cost });
+    }
+    return text + (any ? I18n.t("; the green cells are where it can go.") : I18n.t("; no cell can take that many: choose another number."));
   };
 
   Object.assign(Towers, { NAMES, MOVE_RE, LOCK, FILES, plural, cellName, pawns, stackHTML, readPref, writePref,

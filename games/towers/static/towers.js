@@ -9,15 +9,18 @@
 // are towers-look.js's, drags and taps towers-pointer.js's (static/towers.scripts loads both first).
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const Board = window.QuadrilleBoard; // static/js/board/: the grid, the keyboard cursor, the one shape of targets
   const Towers = window.QuadrilleTowers; // towers-look.js (pictures and words), towers-pointer.js (drags and taps)
-  const { NAMES, FILES, plural, cellName, pawns } = Towers;
+  const { NAMES, FILES, cellName, pawns } = Towers;
 
   Quadrille.register("towers", {
-    seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || NAMES[seat],
+    seatLabel: (seat, state) => Board.seatName(state && state.seat_names && state.seat_names[seat - 1]) || NAMES[seat],
     reasonText(reason, outcome, names) {
-      if (reason === "master-captured") return `${names[2 - outcome.winners[0]]}'s master was captured.`;
-      if (reason === "draw-passes") return "Both players passed twice in a row: four passes draw the game.";
+      if (reason === "master-captured") {
+        return I18n.t("{player}'s master was captured.", { player: Board.seatName(names[2 - outcome.winners[0]]) });
+      }
+      if (reason === "draw-passes") return I18n.t("Both players passed twice in a row: four passes draw the game.");
       return undefined;
     },
     scoreText: () => "", // the outcome's scores only repeat who won
@@ -73,7 +76,7 @@
       function build(size, turned) {
         flipped = !!turned;
         const old = board();
-        use(gridOf(size, flipped, old.getAttribute("aria-label") || "Towers board").build());
+        use(gridOf(size, flipped, old.getAttribute("aria-label") || I18n.t("Towers board")).build());
         grid.element.dataset.size = size;
         $("towers").classList.toggle("flipped", flipped);
         grid.replace(old);
@@ -207,16 +210,17 @@
 
       function paintInfo(target) {
         let text;
-        if (!live) text = "An earlier position (step to the end to play).";
-        else if (view.over) text = "Game over.";
+        if (!live) text = I18n.t("An earlier position (step to the end to play).");
+        else if (view.over) text = I18n.t("Game over.");
         else if (view.turn == null) text = "";
         else if (sel) text = Towers.movingText(sel, target, name, movesOf(sel.src).some((m) => m.count === sel.count));
         else {
           const who = NAMES[view.turn];
-          text = `${who} to move: ${plural(view.move_points, "move point")} left.`;
+          text = I18n.n("{player} to move: {count} move point left.", "{player} to move: {count} move points left.",
+            view.move_points, { player: who, count: view.move_points });
           if (interactive()) {
-            if (view.legal.end_draws) text += " Passing now draws the game.";
-            else if (nothingLeft()) text += " Nothing more can be done: end the turn.";
+            if (view.legal.end_draws) text += " " + I18n.t("Passing now draws the game.");
+            else if (nothingLeft()) text += " " + I18n.t("Nothing more can be done: end the turn.");
           }
         }
         if (notice && version <= notice.until && live && !sel) text = notice.text + " " + text;
@@ -247,7 +251,8 @@
       function setCount(k) {
         if (sel) {
           if (k < 1 || k > sel.src.height) {
-            ctx.message(`That tower holds ${plural(sel.src.height, "pawn")}.`);
+            ctx.message(I18n.n("That tower holds {count} pawn.", "That tower holds {count} pawns.", sel.src.height,
+              { count: sel.src.height }));
             return;
           }
           sel.count = k;
@@ -267,9 +272,10 @@
         if (t && t.counts.includes(sel.count)) return play(moveString(src, x, y, sel.count));
         if (t) {
           // The chosen number of pawns cannot go there, other numbers can (the server's list): ask which.
-          const choices = t.counts.map((k) => [`Move ${plural(k, "pawn")} (${k * t.distance} pt)`,
-            () => play(moveString(src, x, y, k))]);
-          Quadrille.ask(`${plural(sel.count, "pawn")} cannot go to ${name(x, y)}. Move how many?`, choices.concat([["Cancel", null]]));
+          const choices = t.counts.map((k) => [I18n.n("Move {count} pawn ({points} pt)", "Move {count} pawns ({points} pt)", k,
+            { count: k, points: k * t.distance }), () => play(moveString(src, x, y, k))]);
+          Quadrille.ask(I18n.n("{count} pawn cannot go to {cell}. Move how many?", "{count} pawns cannot go to {cell}. Move how many?",
+            sel.count, { count: sel.count, cell: name(x, y) }), choices.concat([[I18n.t("Cancel"), null]]));
           return;
         }
         const other = sourceAt(i);
@@ -282,9 +288,9 @@
       function explain(i) {
         const t = towerMap().get(i);
         if (!t || !interactive()) return;
-        if (t.owner !== view.turn) ctx.message("That is not your tower.");
-        else if (t.locked) ctx.message("That cell is locked until the end of the turn.");
-        else ctx.message("That tower cannot move now (not enough move points, or it is blocked).");
+        if (t.owner !== view.turn) ctx.message(I18n.t("That is not your tower."));
+        else if (t.locked) ctx.message(I18n.t("That cell is locked until the end of the turn."));
+        else ctx.message(I18n.t("That tower cannot move now (not enough move points, or it is blocked)."));
       }
 
       function doImport() {
@@ -297,8 +303,8 @@
       function doEnd() {
         if (!live || !view) return;
         if (view.legal.end_draws && interactive()) {
-          Quadrille.ask("Passing your turn will draw this game. Are you sure you want to pass?",
-            [["Pass and draw", () => play("end")], ["Keep playing", null]]);
+          Quadrille.ask(I18n.t("Passing your turn will draw this game. Are you sure you want to pass?"),
+            [[I18n.t("Pass and draw"), () => play("end")], [I18n.t("Keep playing"), null]]);
           return;
         }
         play("end");
@@ -314,7 +320,7 @@
         if (!autoEnd || !interactive() || !view.turn_moves.length || view.legal.end_draws) return;
         if (!nothingLeft() || autoEndSent === version) return;
         autoEndSent = version;
-        notice = { text: "Nothing more could be done: your turn was ended automatically.", until: version + 1 };
+        notice = { text: I18n.t("Nothing more could be done: your turn was ended automatically."), until: version + 1 };
         play("end");
       }
 
@@ -363,7 +369,7 @@
       function pickOrDrop() {
         startCursor();
         if (!interactive()) {
-          if (live && view && !view.over) ctx.message("Wait for your turn.");
+          if (live && view && !view.over) ctx.message(I18n.t("Wait for your turn."));
           return;
         }
         if (sel) return attempt(cursorIndex(), "key");

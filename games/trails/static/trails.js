@@ -3,6 +3,7 @@
 // direction (the rules decide how far it goes); anything else does nothing.
 (function () {
   "use strict";
+  const I18n = window.QuadrilleI18n;
   const KEYS = {
     ArrowUp: "up", ArrowDown: "down", ArrowLeft: "left", ArrowRight: "right",
     w: "up", s: "down", a: "left", d: "right", W: "up", S: "down", A: "left", D: "right",
@@ -19,36 +20,58 @@
   }
 
   function towersNeededText(needed) {
-    if (!needed) return "no tower win possible";
-    return needed === 1 ? "1 tower wins" : `${needed} towers win`;
+    if (!needed) return I18n.t("no tower win possible");
+    return I18n.n("{count} tower wins", "{count} towers win", needed, { count: needed });
   }
 
   const other = (seat) => 3 - seat;
+  // The score under the board, "Blue: 2 towers", its number in bold (data-taken, as the template draws it): the
+  // whole phrase is said again, since the number decides the plural.
+  const SCORE = {
+    1: (count) => I18n.n("Blue: {count} tower", "Blue: {count} towers", count),
+    2: (count) => I18n.n("Red: {count} tower", "Red: {count} towers", count),
+  };
+  function score(span, seat, taken) {
+    const count = taken[seat - 1];
+    const text = SCORE[seat](count);
+    const number = I18n.number(count);
+    const at = text.indexOf(number);
+    const bold = document.createElement("b");
+    bold.dataset.taken = String(seat);
+    bold.textContent = number;
+    if (at < 0) span.replaceChildren(text);
+    else span.replaceChildren(text.slice(0, at), bold, text.slice(at + number.length));
+  }
 
   // Cell names as the move list says them (the STATE's move_names, games/notation.py): files a, b, … from Blue's
   // left, ranks 1, 2, … from Blue's bottom row; drawn along the board's left and bottom edges as seen on screen.
   const FILES = "abcdefghijklmnopqrstuvwxyz";
   const cellName = (r, c, n) => `${FILES[c]}${n - r}`;
-  const WHAT = { ".": "empty", "1": "Blue's trail", "2": "Red's trail", T: "tower" };
+  const WHAT = { ".": I18n.t("empty"), "1": I18n.t("Blue's trail"), "2": I18n.t("Red's trail"), T: I18n.t("tower") };
   const Board = window.QuadrilleBoard; // static/js/board/: the grid, the one shape of legal targets
+  const SIDES = { 1: I18n.t("Blue"), 2: I18n.t("Red") };
 
   Quadrille.register("trails", {
     flips: true,
     captured: (state) => !!(state.view.last_move && state.view.last_move.tower_taken),
-    seatLabel: (seat, state) => (state && state.seat_names && state.seat_names[seat - 1]) || ({ 1: "Blue", 2: "Red" })[seat],
+    seatLabel: (seat, state) => Board.seatName(state && state.seat_names && state.seat_names[seat - 1]) || SIDES[seat],
     // Why the game ended, in plain words: `names` are the seats' names, `outcome` the engine's.
     reasonText(reason, outcome, names, state) {
       const winner = outcome.winners[0];
-      const name = (seat) => names[seat - 1];
+      const name = (seat) => Board.seatName(names[seat - 1]);
       const towers = state && state.options ? state.options.towers : null;
-      if (reason === "towers") return `${name(winner)} took ${outcome.scores[winner - 1]} of ${towers} towers.`;
-      if (reason === "stuck") return `${name(other(winner))} has no move left.`;
-      if (reason === "trapped") return `${name(other(winner))} trapped their own trail.`;
+      if (reason === "towers") {
+        return I18n.n("{player} took {taken} of {count} tower.", "{player} took {taken} of {count} towers.", towers,
+          { player: name(winner), taken: outcome.scores[winner - 1], count: towers });
+      }
+      if (reason === "stuck") return I18n.t("{player} has no move left.", { player: name(other(winner)) });
+      if (reason === "trapped") return I18n.t("{player} trapped their own trail.", { player: name(other(winner)) });
       return undefined;
     },
     scoreText: (outcome, names, state) => {
       const taken = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.taken;
-      return taken ? `Towers taken: ${names[0]} ${taken[0]} · ${names[1]} ${taken[1]}` : "";
+      return taken ? I18n.t("Towers taken: {scores}",
+        { scores: `${Board.seatName(names[0])} ${taken[0]} · ${Board.seatName(names[1])} ${taken[1]}` }) : "";
     },
 
     mount(area, ctx) {
@@ -61,7 +84,8 @@
       function gridOf(size, turned) {
         return Board.grid({
           columns: size, rows: size, flipped: turned, id: "board", className: "trails-board", rowClass: "trails-row",
-          label: `Trails and Towers board, ${size} by ${size}${turned ? ", seen from Red's side" : ""}`,
+          label: turned ? I18n.t("Trails and Towers board, {size} by {size}, seen from Red's side", { size })
+            : I18n.t("Trails and Towers board, {size} by {size}", { size }),
           position: (cell) => [Number(cell.dataset.c), Number(cell.dataset.r)],
           cell(cell, c, r, built) {
             cell.className = "cell free";
@@ -133,13 +157,14 @@
           if (isAt(view.heads[1], r, c)) cls += " head2";
           Board.setClass(cell, cls);
           // the cell's accessible name: its coordinates, then what stands on it ("c11: Blue's head")
-          const head = isAt(view.heads[0], r, c) ? "Blue's head" : isAt(view.heads[1], r, c) ? "Red's head" : WHAT[view.cells[r][c]];
-          Board.setLabel(cell, `${cellName(r, c, view.size)}: ${head}${green.has(k) ? ", a move can reach it" : ""}`);
+          const head = isAt(view.heads[0], r, c) ? I18n.t("Blue's head") : isAt(view.heads[1], r, c) ? I18n.t("Red's head")
+            : WHAT[view.cells[r][c]];
+          Board.setLabel(cell, `${cellName(r, c, view.size)}: ${head}${green.has(k) ? `, ${I18n.t("a move can reach it")}` : ""}`);
         });
         board().classList.toggle("replaying", !isLive);
         if (oneMore && lm) animate(lm);
         board().dataset.turn = view.turn || "";
-        for (const b of area.querySelectorAll("[data-taken]")) b.textContent = view.taken[Number(b.dataset.taken) - 1];
+        for (const span of area.querySelectorAll("[data-score]")) score(span, Number(span.dataset.score), view.taken);
         const needed = area.querySelector("#towers-needed");
         if (needed) needed.textContent = towersNeededText(view.towers_needed);
       }

@@ -1,10 +1,12 @@
 """The players' door (web/players_api.py, web/blocks_api.py): accounts, API tokens and blocks."""
 from __future__ import annotations
 
+from ...i18n.languages import LANGUAGES
 from .common import (ACCOUNT_READ, ACCOUNT_WRITE, ANYONE, BOOLEAN, INTEGER, STRING, TIME, array, body, nullable,
                      obj, ok, path_param, ref, refused)
 
 ACCOUNT = obj(("id", "name"), id=INTEGER, name=STRING)
+LANGUAGE = {"type": "string", "enum": list(LANGUAGES), "description": "a shipped language (docs/translating.md)"}
 TOKENS_IN = {"type": "object", "additionalProperties": STRING,
              "description": "this browser's seat tokens, match id → token: their seats go to the account"}
 CLAIMED = array(obj(("match", "seats"), match=STRING, seats=array(INTEGER)))
@@ -34,8 +36,12 @@ PATHS = {
                                **refused(400, 403, 409, 413, 415, 429)}},
         "get": {"operationId": "whoAmI", "summary": "who is logged in (with an API token: the account alone)",
                 "security": [*ACCOUNT_READ, {}],
-                "responses": {**ok(obj(("account",), account=nullable(ACCOUNT), seat_key=STRING, csrf=STRING)),
+                "responses": {**ok(obj(("account",), account=nullable(ACCOUNT), seat_key=STRING, csrf=STRING,
+                                           language=nullable(LANGUAGE))),
                               **refused(401, 429)}}},
+    "/api/account/language": account_write(
+        "setLanguage", "the language of the account's pages and reasons (null: follow the browser)",
+        obj(("language",), language=nullable(LANGUAGE)), obj(("language",), language=nullable(LANGUAGE))),
     "/api/account/login": {"post": {
         "operationId": "logIn", "summary": "log in (and take this browser's matches)", "security": ANYONE,
         "requestBody": body(NAME_AND_PASSWORD),

@@ -103,3 +103,44 @@
 
   Object.assign(Board, { grid, edgesHTML, isFlipped, setClass, setLabel });
 })();
+
+// The board's words in the page's language: the seats' colours the engines name them by (the STATE's seat_names:
+// "Blue", Gamma's sixteen, Lattice's chosen colours) and the few words of the move names games/notation.py makes
+// ("c11 tower", "import 1", "end", "return Ab1", "c5 golden", "skip"); the cells' names stay as they are.
+(function () {
+  "use strict";
+  const Board = (window.QuadrilleBoard = window.QuadrilleBoard || {});
+  const I18n = window.QuadrilleI18n;
+  const COLOURS = {
+    Blue: I18n.t("Blue"), Red: I18n.t("Red"), Orange: I18n.t("Orange"), Pink: I18n.t("Pink"), Sky: I18n.t("Sky"),
+    Yellow: I18n.t("Yellow"), Indigo: I18n.t("Indigo"), Wine: I18n.t("Wine"), Teal: I18n.t("Teal"),
+    Olive: I18n.t("Olive"), Purple: I18n.t("Purple"), Brown: I18n.t("Brown"), Sand: I18n.t("Sand"),
+    Black: I18n.t("Black"), Grey: I18n.t("Grey"), Rose: I18n.t("Rose"), Green: I18n.t("Green"),
+    Cyan: I18n.t("Cyan"), Magenta: I18n.t("Magenta"), White: I18n.t("White"),
+  };
+  // each pattern of games/notation.py (tests/platform/test_game_words_i18n.py holds the two lists together)
+  const MOVES = [
+    [/^(\S+) tower$/, (m) => I18n.t("{cell} tower", { cell: m[1] })],
+    [/^import (\d+)$/, (m) => I18n.t("import {count}", { count: m[1] })],
+    // NOTE: a Towers move that ends the turn, in the move list
+    [/^end$/, () => I18n.t("end")],
+    [/^return (\S+)$/, (m) => I18n.t("return {node}", { node: m[1] })],
+    [/^(\S+) golden$/, (m) => I18n.t("{cell} golden", { cell: m[1] })],
+    [/^skip$/, () => I18n.t("skip")],
+  ];
+
+  // "Blue" -> "Niebieski", "Player 17" -> "Gracz 17"; a name the table lacks stays as it is
+  Board.seatName = (name) => {
+    if (name && Object.prototype.hasOwnProperty.call(COLOURS, name)) return COLOURS[name];
+    const numbered = /^Player (\d+)$/.exec(name || "");
+    return numbered ? I18n.t("Player {number}", { number: numbered[1] }) : name;
+  };
+
+  Board.moveName = (name) => {
+    for (const [pattern, say] of MOVES) {
+      const m = pattern.exec(name || "");
+      if (m) return say(m);
+    }
+    return name;
+  };
+})();
