@@ -28,7 +28,7 @@ from limits import parse
 from limits.strategies import FixedWindowRateLimiter, SlidingWindowCounterRateLimiter
 
 from ..errors import ServiceError
-from ..i18n import _l, _ln
+from ..i18n import _ln
 
 
 @dataclass(frozen=True)

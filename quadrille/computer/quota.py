@@ -18,7 +18,7 @@ import time
 from typing import Callable
 
 from ..errors import ServiceError
-from ..i18n import _l, _ln
+from ..i18n import _ln
 
 IDLE = 300.0  # seconds of rest (not watched, not thinking, nothing happening) after which a match stops counting
 
