@@ -3,74 +3,20 @@ which requests get the worker, with stand-in workers that answer when the test s
 test_computer_fairness.py drives the scheduler). Ordering, never timing."""
 from __future__ import annotations
 
-import threading
-import time
 
 import pytest
 
 from quadrille.analysis.runner import AnalysisRunner, StepRefused
-from quadrille.computer import ComputerPlayers
-from quadrille.computer.worker_process import WorkerCrashed
-from tests.support.stand_ins import ask_move, end_search as finish
+from tests.support.stand_ins import ask_move, end_search as finish, stand_in_pool
 from tests.support.tasks import start_task
 from tests.support.waiting import wait_until
 
 
-class StandInWorker:
-    """Logs each request's tag (a person's or a demo's match, an analysis step's `tag`) and answers when the test
-    finishes it, or at once when cancelled; `crash_next` makes the next answer a dead worker."""
-
-    def __init__(self):
-        self.log: list[str] = []
-        self.done = threading.Event()
-        self.cancelled = False
-        self.crash_next = False
-        self.answer_with: dict = {}
-
-    def send(self, request: dict) -> None:
-        self.request, self.cancelled = request, False
-        self.done.clear()
-        self.log.append(request.get("tag") or request["id"].split(":")[0])
-
-    def receive(self, request_id: str, timeout: float) -> dict:
-        assert self.done.wait(timeout)
-        if self.crash_next:
-            self.crash_next = False
-            raise WorkerCrashed("the stand-in died")
-        if "kind" in self.request:
-            return {"id": request_id, "score": 0, "scores": {"1": 0, "2": 0}, "best": None, "line": [], "nodes": 1,
-                    "cancelled": self.cancelled, **self.answer_with}
-        return {"id": request_id, "move": "best", "cancelled": self.cancelled}
-
-    def cancel(self) -> None:
-        self.cancelled = True
-        self.done.set()
-
-    def close(self) -> None:
-        pass
-
-
-class StandInService:
-    def __init__(self):
-        self.demos: set[str] = set()
-        self.played: list[str] = []
-
-    def computer_request(self, match_id, version):
-        return {"game": "trails", "options": {}, "moves": [], "seat": 1, "level": 1, "demo": match_id in self.demos}
-
-    def play_computer(self, match_id, version, seat, move):
-        self.played.append(match_id)
-
-
 @pytest.fixture
 def pool():
-    players = ComputerPlayers(StandInService(), start_task, time.sleep, size=1, demo_delay=0)
-    worker = StandInWorker()
-    players._take_worker = lambda: worker
-    players.test_worker = worker
+    players = stand_in_pool()
     yield players
-    worker.answer_with, worker.crash_next = {}, False
-    worker.done.set()
+    players.test_worker.finish_all()
 
 
 @pytest.fixture
@@ -99,7 +45,7 @@ def test_a_persons_move_cuts_an_analysis_step_short_goes_first_and_the_step_is_a
     step(runner, "step-B", "B", answers)
     ask_move(pool, "person", "C")  # the worker was busy with a step: the step is cut short at once
     finish(pool, "person")
-    wait_until(lambda: pool.service.played == ["person"], 5, "the person's move played")
+    wait_until(lambda: [match for match, _ in pool.service.played] == ["person"], 5, "the person's move played")
     finish(pool, "step-A")  # asked again, and first of the steps (it came first)
     finish(pool, "step-B")
     wait_until(lambda: len(answers) == 2, 5, "both steps answered")

@@ -5,79 +5,24 @@ others use the match service with real worker processes (threads for tasks, as i
 """
 from __future__ import annotations
 
-import threading
-import time
 
 import pytest
 
 from quadrille import create_app
-from quadrille.computer import ComputerPlayers
 from quadrille.computer.quota import MatchQuota
 from quadrille.errors import ServiceError
 from tests.support.clock import past_the_grace
 from tests.support.databases import stored_matches
 from tests.support.waiting import wait_until
-from tests.support.stand_ins import ask_move as ask, end_search
-from tests.support.tasks import start_task
+from tests.support.stand_ins import ask_move as ask, end_search, stand_in_pool
 
 
 # -- the order, with stand-in workers ------------------------------------------------------------
-class StandInWorker:
-    """Records what it is asked; answers when the test finishes the search, or at once when cancelled."""
-
-    def __init__(self, log: list):
-        self.log = log
-        self.done = threading.Event()
-        self.cancelled = False
-        self.request = None
-        self.finishing_all = False  # at the end of a test: every search ends at once
-
-    def finish_all(self) -> None:
-        self.finishing_all = True
-        self.done.set()
-
-    def send(self, request: dict) -> None:
-        self.request, self.cancelled = request, False
-        if not self.finishing_all:
-            self.done.clear()
-        self.log.append(request["id"].split(":")[0])
-
-    def receive(self, request_id: str, timeout: float) -> dict:
-        assert self.done.wait(timeout)
-        return {"id": request_id, "move": "cut-short" if self.cancelled else "best", "cancelled": self.cancelled}
-
-    def cancel(self) -> None:
-        self.cancelled = True
-        self.done.set()
-
-    def close(self) -> None:
-        pass
-
-
-class StandInService:
-    """Just what ComputerPlayers asks of the match service."""
-
-    def __init__(self):
-        self.demos: set[str] = set()
-        self.played: list[tuple[str, str]] = []
-
-    def computer_request(self, match_id, version):
-        return {"game": "trails", "options": {}, "moves": [], "seat": 1, "level": 1, "seed": version,
-                "demo": match_id in self.demos}
-
-    def play_computer(self, match_id, version, seat, move):
-        self.played.append((match_id, move))
-
-
 @pytest.fixture
 def scheduler():
-    service, log = StandInService(), []
-    players = ComputerPlayers(service, start_task, time.sleep, size=1, demo_delay=0)
-    worker = StandInWorker(log)
-    players._take_worker = lambda: worker
-    players.test_worker, players.test_service = worker, service
+    players = stand_in_pool()
     yield players
-    worker.finish_all()
+    players.test_worker.finish_all()
 
 
 def finish(players, match: str) -> None:
