@@ -179,10 +179,11 @@ def test_pages_render(client):
 def test_boards_name_their_cells_as_the_move_list_does(client):
     """Server-rendered boards: each Trails cell has an accessible name (its coordinates, then what is on it) and the
     coordinates are drawn along the edges; Gamma's fields are named one-based, "a10", never "0,9"."""
+    import html
     import re
     trails = client.get(f"/m/{new_match(client, mode='local', options={'size': 7})['match']}").get_data(as_text=True)
-    names = re.findall(r'role="gridcell"[^>]*aria-label="([^"]*)"', trails, re.S)
-    assert len(names) == 49 and names[0] == "a7: Blue&#39;s head" and names[-1] == "g1: Red&#39;s head", names[:3]
+    names = [html.unescape(name) for name in re.findall(r'role="gridcell"[^>]*aria-label="([^"]*)"', trails, re.S)]
+    assert len(names) == 49 and names[0] == "a7: Blue's head" and names[-1] == "g1: Red's head", names[:3]
     assert trails.count('class="coord rank"') == 7 and trails.count('class="coord file"') == 7
     gamma = client.get(f"/m/{new_match(client, game='gamma', mode='local')['match']}").get_data(as_text=True)
     assert 'data-x="0" data-y="9" title="a10"' in gamma and 'aria-label="a10: empty"' in gamma
