@@ -9,6 +9,7 @@ import pytest
 import requests
 
 from quadrille.puzzles import library
+from quadrille.puzzles.theme_words import theme_names
 from tests.browser.axe import serious_violations
 from tests.support.puzzles import longest_puzzle, solver_moves, wrong_first_move
 
@@ -128,7 +129,7 @@ def test_every_games_puzzles_are_drawn_by_its_renderer(live_server, new_context,
         puzzle = longest_puzzle(game)
         open_puzzle(page, live_server, puzzle)
         assert page.locator("#board-area .cell").count() > 0
-        assert page.inner_text("#puzzle-themes") == ", ".join(t.replace("-", " ") for t in puzzle["themes"])
+        assert page.inner_text("#puzzle-themes") == ", ".join(theme_names(puzzle["themes"]))  # English here
         shoot(page, game)
     page.goto(f"{live_server.url}/puzzles")
     page.wait_for_selector('#puzzle[data-mode="mixed"][data-phase="solving"]')
