@@ -18,7 +18,7 @@ from quadrille.i18n import SHIPPED
 from quadrille.i18n.catalogs import read
 from quadrille.i18n.translations import for_language
 from tests.browser.axe import serious_violations
-from tests.browser.conftest import api_state, lobby_start, match_id, wait_version
+from tests.browser.conftest import api_state, lobby_start, match_id, wait_seats, wait_version
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
@@ -41,7 +41,7 @@ _SCRIPT: dict[str, dict] = {}
 
 
 def script_says(lang: str, msgid: str) -> str:
-    """A sentence of the browser's catalog (js.po) in this language, as static/i18n/<lang>.js gives it."""
+    """A sentence of the browser's catalog (js.po) in this language, as static/i18n/<lang>/<bundle>.js give it."""
     if lang not in _SCRIPT:
         _SCRIPT[lang] = {m.id: m.string for m in read(lang, "js") if m.id and isinstance(m.id, str)}
     return _SCRIPT[lang].get(msgid) or msgid
@@ -69,15 +69,22 @@ def off_screen(page, selector: str) -> list[str]:
         .map(([e, b]) => `${e.tagName.toLowerCase()} "${e.textContent.trim().slice(0, 30)}" ${b.left}..${b.right}`)""")
 
 
-def wide_and_narrow(page, shoot, name: str, keys: str) -> None:
-    """The page as it is, then at 390 px (or 1366 px from a phone): fits, its `keys` on screen, a screenshot each."""
+def scrolls(page, selector: str) -> bool:
+    """Part of the element hidden under its own scroll bar (a card taller than the board it covers)."""
+    return page.eval_on_selector(selector, "e => e.scrollHeight > e.clientHeight + 1")
+
+
+def wide_and_narrow(page, shoot, name: str, keys: str, whole: str | None = None) -> None:
+    """The page as it is, then at 390 px (or 1366 px from a phone): fits, its `keys` on screen, `whole` not
+    scrolled inside, a screenshot each."""
     start = page.viewport_size
     other = {"width": 1366, "height": 800} if start["width"] < 1000 else {"width": 390, "height": 844}
     for size in (start, other):
         page.set_viewport_size(size)
+        shoot(page, f"{name}-{size['width']}")  # first: a failure below is looked at
         assert fits(page), f"{name} is wider than {size['width']} px"
         assert off_screen(page, keys) == [], (name, size)
-        shoot(page, f"{name}-{size['width']}")
+        assert whole is None or not scrolls(page, whole), (name, size, whole)
     page.set_viewport_size(start)
 
 
@@ -133,6 +140,7 @@ def a_game_against_the_computer(page, server, shoot, lang):
     lobby_start(page, server, "gamma", "ai", options=GAMMA, level=1)
     assert html_lang(page) == lang
     match = match_id(page)
+    wait_seats(page, "1")  # the page knows the seat is its own: a click before that is a spectator's
     state = computer_answered(server, page, match)
     for _ in range(12):
         if state["outcome"] is not None:
@@ -155,7 +163,7 @@ def a_game_against_the_computer(page, server, shoot, lang):
         "Nobody can move any more.")]
     assert page.inner_text("#result-reason").startswith(tuple(r.rstrip(".") for r in reasons))
     assert page.inner_text("#result-new") == script_says(lang, "New game")
-    wide_and_narrow(page, shoot, "result", "#result button, #result a")
+    wide_and_narrow(page, shoot, "result", "#result button, #result a", whole="#result .card")
 
 
 def a_bad_match_link(page, server, shoot, lang):
