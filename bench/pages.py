@@ -4,6 +4,7 @@
     python bench/pages.py --url http://127.0.0.1:5000
     python bench/pages.py --json                  # one JSON line per page
     python bench/pages.py --network 10,40         # through a 10 Mbit/s line with a 40 ms round trip
+    python bench/pages.py --languages en de ru --only lobby "match trails" learn   # what a language adds
 
 Starts a real server (unless --url), makes a local match of each game through the HTTP API, and loads in
 Debian's Chromium (through Playwright, with the browser tests' flags): the lobby, the match page of each
@@ -19,6 +20,11 @@ For each visit, from Chrome's own accounting (the DevTools protocol's Network do
 - load: navigation start to the end of the load event; ready: to when the page is usable (a match page has
   drawn its match, the Lattice page its 3D view, the lobby its list of recent matches).
 The Socket.IO WebSocket's frames are not counted (they are the match, not the page).
+
+With --languages, each page is visited once per language by a browser that asks for it (Accept-Language, as a
+person's browser does), and a last table gives each language's first visit against English's: what the
+language's catalog for the browser (static/i18n/<lang>/<bundle>.js, the words of the page's scripts) and its
+longer or shorter words cost.
 """
 from __future__ import annotations
 
@@ -163,7 +169,8 @@ def visit(context, url: str, ready: str, network: tuple[float, float] | None = N
     }
 
 
-def measure(url: str, only: list[str] | None = None, network: tuple[float, float] | None = None) -> list[dict]:
+def measure(url: str, only: list[str] | None = None, network: tuple[float, float] | None = None,
+            languages: list[str] | None = None) -> list[dict]:
     from playwright.sync_api import sync_playwright
     results = []
     with sync_playwright() as p:
@@ -171,12 +178,15 @@ def measure(url: str, only: list[str] | None = None, network: tuple[float, float
         for name, path, ready in pages(url):
             if only and not any(word in name for word in only):
                 continue
-            # bypass_csp: Playwright's wait_for_function evaluates a string, which the site's CSP forbids
-            context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True)
-            first = visit(context, url + path, ready, network)
-            again = visit(context, url + path, ready, network)
-            context.close()
-            results.append({"page": name, "path": path, "first": first, "return": again})
+            for language in languages or [None]:
+                # bypass_csp: Playwright's wait_for_function evaluates a string, which the site's CSP forbids
+                context = browser.new_context(viewport={"width": 1100, "height": 800}, bypass_csp=True,
+                                              locale=language or "en-US")
+                first = visit(context, url + path, ready, network)
+                again = visit(context, url + path, ready, network)
+                context.close()
+                results.append({"page": f"{name} [{language}]" if language else name, "path": path,
+                                "language": language, "base": name, "first": first, "return": again})
         browser.close()
     return results
 
@@ -186,15 +196,35 @@ def kb(n: int) -> str:
 
 
 def report(results: list[dict]) -> None:
-    head = f"{'page':16} | {'first: transferred':>18} {'decoded':>11} {'requests':>8} {'load':>7} {'ready':>7} | " \
+    head = f"{'page':21} | {'first: transferred':>18} {'decoded':>11} {'requests':>8} {'load':>7} {'ready':>7} | " \
            f"{'return: transferred':>19} {'requests':>8} {'load':>7} {'ready':>7}"
     print(head)
     print("-" * len(head))
     for r in results:
         f, a = r["first"], r["return"]
-        print(f"{r['page']:16} | {kb(f['transferred']):>18} {kb(f['decoded']):>11} "
+        print(f"{r['page']:21} | {kb(f['transferred']):>18} {kb(f['decoded']):>11} "
               f"{f['requests']:>3}/{f['all_requests']:<4} {f['load_ms']:>5}ms {f['ready_ms']:>5}ms | "
               f"{kb(a['transferred']):>19} {a['requests']:>3}/{a['all_requests']:<4} {a['load_ms']:>5}ms {a['ready_ms']:>5}ms")
+
+
+def catalog_bytes(visit_: dict) -> int:
+    """Transferred bytes of the language's catalog for the browser (static/i18n/<lang>/...), if the page loaded it."""
+    return sum(row[2] for row in visit_["resources"] if "/i18n/" in row[0] and row[0].split("?")[0].endswith(".js"))
+
+
+def report_languages(results: list[dict]) -> None:
+    """Each language's first visit against English's on the same page."""
+    english = {r["base"]: r["first"] for r in results if r["language"] == "en"}
+    head = f"{'page':16} {'lang':>4} | {'first visit':>11} {'vs en':>9} {'catalog':>9} {'requests':>8}"
+    print()
+    print(head)
+    print("-" * len(head))
+    for r in results:
+        f = r["first"]
+        base = english.get(r["base"])
+        extra = f"{(f['transferred'] - base['transferred']) / 1024:+.1f} KB" if base else ""
+        print(f"{r['base']:16} {r['language']:>4} | {kb(f['transferred']):>11} {extra:>9} "
+              f"{kb(catalog_bytes(f)):>9} {f['requests']:>8}")
 
 
 def main() -> None:
@@ -204,6 +234,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", help="only the pages whose name contains one of these words")
     parser.add_argument("--network", metavar="MBITS,RTT_MS",
                         help="throttle every tab to this line, e.g. 10,40 (10 Mbit/s each way, 40 ms round trip)")
+    parser.add_argument("--languages", nargs="*", metavar="LANG",
+                        help="visit each page once per language (its browser asks for it), e.g. en de ru")
     parser.add_argument("--json", action="store_true", help="one JSON line per page, with every resource")
     parser.add_argument("--resources", action="store_true", help="list each visit's resources")
     args = parser.parse_args()
@@ -214,7 +246,7 @@ def main() -> None:
         url = server.url
     try:
         network = tuple(float(x) for x in args.network.split(",")) if args.network else None
-        results = measure(url, args.only, network)
+        results = measure(url, args.only, network, args.languages)
     finally:
         if server:
             server.stop()
@@ -223,6 +255,8 @@ def main() -> None:
             print(json.dumps(r))
         return
     report(results)
+    if args.languages:
+        report_languages(results)
     if args.resources:
         for r in results:
             for visit_name in ("first", "return"):

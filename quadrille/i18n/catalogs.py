@@ -2,7 +2,7 @@
 
     python -m quadrille.i18n extract    # the strings of the code, into build/i18n/<domain>.pot
     python -m quadrille.i18n update     # ...and into every language's .po (new ones empty)
-    python -m quadrille.i18n compile    # .mo for the server, static/i18n/<lang>.js for the browser
+    python -m quadrille.i18n compile    # .mo for the server, static/i18n/<lang>/<bundle>.js for the browser
     python -m quadrille.i18n check      # what is not translated, fuzzy, or broken, per language
     python -m quadrille.i18n backlog    # list what is untranslated now as the known to-do (untranslated.txt)
     python -m quadrille.i18n init xx    # a new language's catalogs (add it to languages.py too)
@@ -29,6 +29,7 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+from .bundles import bundles, script_group, served_name
 from .languages import DEFAULT, SHIPPED
 
 log = logging.getLogger("quadrille.i18n")
@@ -58,8 +59,9 @@ def po_path(lang: str, domain: str) -> Path:
     return TRANSLATIONS / lang / "LC_MESSAGES" / f"{domain}.po"
 
 
-def script_path(lang: str) -> Path:
-    return SCRIPTS / f"{lang}.js"
+def script_path(lang: str, bundle: str = "all") -> Path:
+    """One bundle of a language's catalog for the browser (bundles.py: the words of one kind of page)."""
+    return SCRIPTS / lang / f"{bundle}.js"
 
 
 # -- extracting -------------------------------------------------------------------------------------------------
@@ -157,12 +159,15 @@ def plural_categories(catalog: Catalog, lang: str) -> dict[str, int]:
     return found
 
 
-def script_catalog(catalog: Catalog, lang: str) -> dict:
+def script_catalog(catalog: Catalog, lang: str, groups: set[str] | None = None) -> dict:
     """The `js` domain of a language, as static/js/i18n.js reads it: translated messages only (a missing one
-    falls back to the English the code holds)."""
+    falls back to the English the code holds); with `groups`, only the words of those groups' scripts."""
     messages: dict[str, object] = {}
     for message in catalog:
         if not message.id or message.fuzzy or not _translated(message):
+            continue
+        if groups is not None and message.locations and \
+                not any(script_group(served_name(path)) in groups for path, _line in message.locations):
             continue
         if message.pluralizable:
             messages[message.id[0]] = list(message.string)
@@ -185,11 +190,13 @@ def compile_language(lang: str) -> None:
         write_mo(buffer, catalog, use_fuzzy=False)
         _write_if_changed(mo, buffer.getvalue())
     if lang != DEFAULT:
-        data = json.dumps(script_catalog(read(lang, "js"), lang), ensure_ascii=False, separators=(",", ":"),
-                          sort_keys=True)
-        text = f"/* built from quadrille/translations/{lang}/LC_MESSAGES/js.po (docs/translating.md) */\n" \
-               f"window.QuadrilleI18n.load({data});\n"
-        _write_if_changed(script_path(lang), text.encode("utf-8"))
+        catalog = read(lang, "js")
+        for bundle, groups in bundles().items():
+            data = json.dumps(script_catalog(catalog, lang, groups), ensure_ascii=False, separators=(",", ":"),
+                              sort_keys=True)
+            text = f"/* built from quadrille/translations/{lang}/LC_MESSAGES/js.po, the words of {bundle} " \
+                   f"(docs/translating.md) */\nwindow.QuadrilleI18n.load({data});\n"
+            _write_if_changed(script_path(lang, bundle), text.encode("utf-8"))
 
 
 def _write_if_changed(path: Path, data: bytes) -> None:
@@ -210,7 +217,7 @@ def compile_all(languages=SHIPPED) -> None:
 
 def outputs(lang: str) -> list[Path]:
     built = [po_path(lang, domain).with_suffix(".mo") for domain in DOMAINS]
-    return built + ([script_path(lang)] if lang != DEFAULT else [])
+    return built + ([script_path(lang, bundle) for bundle in bundles()] if lang != DEFAULT else [])
 
 
 def stale(lang: str) -> bool:

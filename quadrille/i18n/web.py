@@ -6,12 +6,14 @@
   cookie and, for a logged-in member, in the account; then back to the page it came from.
 - Pages say their language: `<html lang>` (`page_language()` in Jinja), `Content-Language`, and
   `Vary: Accept-Language, Cookie`, since the same address answers in several languages.
-- A non-English page loads its language's JavaScript catalog (`script_catalog_url()`: static/i18n/<lang>.js,
-  content-hashed like every static file); an English page loads none.
+- A non-English page loads its language's JavaScript catalog, only the words of the scripts the page loads
+  (`script_catalog_url(body)`: static/i18n/<lang>/<bundle>.js, bundles.py; templates/base.html renders
+  the body first so that the head knows them), content-hashed like every static file; an English page loads none.
 """
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 from urllib.parse import urlsplit
 
@@ -19,6 +21,7 @@ from flask import Blueprint, Flask, current_app, g, redirect, request
 from flask_babel import Babel, get_locale
 
 from . import catalogs
+from .bundles import bundle_for
 from .translations import SERVER_DOMAINS
 from .languages import COOKIE, COOKIE_AGE, DEFAULT, LANGUAGES, choose, known
 
@@ -50,12 +53,18 @@ def page_language() -> str:
     return str(get_locale() or DEFAULT)
 
 
-def script_catalog_url() -> str | None:
+# a page's own scripts, by their static names (js/match.js, games/lattice-flat.js), content hash or not
+PAGE_SCRIPT = re.compile(r'<script src="[^"]*?/static/([^"?]+?)(?:\.[0-9a-f]{12})?\.js"')
+
+
+def script_catalog_url(body: str = "") -> str | None:
+    """The language's catalog for the browser holding the words of the scripts `body` (the page) loads."""
     lang = page_language()
     if lang == DEFAULT:
         return None
     from ..web.assets import static_url
-    return static_url(f"i18n/{lang}.js")
+    bundle = bundle_for(name + ".js" for name in PAGE_SCRIPT.findall(str(body)))
+    return static_url(f"i18n/{lang}/{bundle}.js")
 
 
 def language_menu() -> list[dict]:

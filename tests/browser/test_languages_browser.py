@@ -39,6 +39,9 @@ def test_the_browser_s_language_is_followed_and_the_javascript_speaks_it(live_se
     page = new_context(locale="pl-PL").new_page()
     page.goto(live_server.url + "/rules/towers")
     assert lang(page) == "pl" and page.title().startswith("Zasady gry")
+    # a page loads only its own scripts' words (quadrille/i18n/bundles.py): the rules page has none of the lobby's
+    assert page.evaluate('I18n.n("{count} move", "{count} moves", 5)') == "5 moves"
+    page.goto(live_server.url + "/")
     said = page.evaluate("""() => ({
         locale: I18n.locale,
         number: I18n.number(1234.5),

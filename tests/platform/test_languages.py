@@ -10,6 +10,7 @@ import pytest
 from babel.support import Translations
 
 from quadrille.i18n import _l, _ln, translated
+from quadrille.i18n.bundles import bundle_for
 from quadrille.i18n.catalogs import TRANSLATIONS, plural_categories, read
 from quadrille.i18n.languages import SHIPPED, choose
 from tests.support.players import Player
@@ -52,16 +53,44 @@ def test_the_query_beats_the_cookie_which_beats_the_header():
     assert choose(query="ES", account="ru") == "es"
 
 
+# the catalog of the browser's words each page loads: the words of its own scripts (i18n/bundles.py); no
+# player is called ann here: the error page loads only the header's words
+BUNDLES = {"/": "site", "/rules/towers": "common", "/learn/gamma": "study-gamma", "/players": "site",
+           "/account": "site", "/players/ann": "common", "/report": "site", "/no-such-page": "common"}
+
+
 def test_every_page_says_its_language_and_loads_only_its_own_catalog(client):
     for lang in SHIPPED:
         for path in PAGES:
             answer = client.get(path, headers={"Accept-Language": lang})
             assert html_lang(answer) == lang, (path, lang)
             scripts = catalog_scripts(answer)
-            # English needs no catalog; any other language exactly its own, by its content-hashed name
+            # English needs no catalog; any other language exactly one of its own, the words of the page's
+            # scripts, by its content-hashed name
             assert scripts == ([] if lang == "en" else [scripts[0]]), (path, lang, scripts)
             if scripts:
-                assert re.fullmatch(rf"/static/i18n/{lang}\.[0-9a-f]{{12}}\.js", scripts[0])
+                assert re.fullmatch(rf"/static/i18n/{lang}/{BUNDLES[path]}\.[0-9a-f]{{12}}\.js", scripts[0]), \
+                    (path, scripts)
+
+
+def test_a_match_page_loads_the_words_of_the_match_and_its_own_game_only(client):
+    for game, other in (("trails", "Golden move mode (G)"), ("gamma", "Hide the 3D view")):
+        match = client.post("/api/matches", json={"game": game, "mode": "local"}).get_json()["match"]
+        script = catalog_scripts(client.get(f"/m/{match}?lang=de"))
+        assert re.fullmatch(rf"/static/i18n/de/match-{game}\.[0-9a-f]{{12}}\.js", script[0]), script
+        body = client.get(script[0]).get_data(as_text=True)
+        assert '"Resign":"Aufgeben"' in body and '"Blue":"Blau"' in body   # the match page's and the seats' words
+        assert f'"{other}"' not in body                                     # another game's words are not
+        assert '"Delete your account for good?"' not in body                # nor the account page's
+
+
+def test_bundles_hold_the_groups_of_a_page_s_scripts():
+    assert bundle_for(["js/theme.js", "js/api.js"]) == "common"
+    assert bundle_for(["js/theme.js", "js/lobby.js", "js/new-game.js"]) == "site"
+    assert bundle_for(["js/match.js", "js/board/grid.js", "games/lattice-flat.js", "games/lattice.js"]) == \
+        "match-lattice"
+    assert bundle_for(["js/tutorial.js", "js/motion.js", "games/towers.js"]) == "study-towers"
+    assert bundle_for(["js/match.js", "js/tutorial.js"]) == "all"   # two kinds of page in one: every word
 
 
 def test_the_javascript_catalog_is_served_and_holds_the_language_s_plural_table(client):
