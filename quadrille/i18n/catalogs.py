@@ -164,10 +164,10 @@ def script_catalog(catalog: Catalog, lang: str) -> dict:
     for message in catalog:
         if not message.id or message.fuzzy or not _translated(message):
             continue
-        if message.pluralizable:
-            messages[message.id[0]] = list(message.string)
-        else:
-            messages[message.id] = message.string
+        # a message in a context (I18n.p) is keyed as gettext keys it: "context\x04msgid"
+        key = (message.id[0] if message.pluralizable else message.id)
+        key = f"{message.context}\x04{key}" if message.context else key
+        messages[key] = list(message.string) if message.pluralizable else message.string
     return {"locale": lang, "plural": plural_categories(catalog, lang), "forms": catalog.num_plurals,
             "messages": messages}
 

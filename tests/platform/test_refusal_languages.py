@@ -240,3 +240,31 @@ def test_every_reason_an_engine_gives_is_in_the_games_catalog_and_translated():
             message = po.get(msgid) or next(m for m in po if isinstance(m.id, tuple) and m.id[0] == msgid)
             strings = message.string if isinstance(message.string, tuple) else (message.string,)
             assert all(strings), (lang, msgid)
+
+
+# -- seats' colours in a sentence -------------------------------------------------------------------------------
+def test_a_seat_s_colour_in_a_server_reason_is_said_in_the_language_too(client):
+    """"It is Blue's turn, not yours": the colour is a word of the games' catalog, not left in English."""
+    made = client.post("/api/matches", json={"game": "trails", "options": {"size": 5}}).json
+    joined = client.post(f"/api/matches/{made['match']}/seats", json={"invite": made["invite_secret"], "player": "Bo"})
+    assert joined.status_code == 201, joined.json
+    url = f"/api/matches/{made['match']}/moves"
+    early = {"Authorization": f"Bearer {joined.json['token']}"}
+    assert client.post(url, json={"move": "up"}, headers=early).json["reason"] == "It is Blue's turn, not yours."
+    russian = client.post(f"{url}?lang=ru", json={"move": "up"}, headers=early).json
+    assert russian["error"] == "not-your-turn" and russian["reason"] == "Сейчас ход игрока Синий, а не ваш."
+
+
+def test_the_browser_s_catalog_says_a_side_and_a_player_apart():
+    """msgctxt "side" (I18n.p): Russian says a two-sided game's side in the plural, as chess does («Синие»), and
+    one of Gamma's players in the singular («Синий»); the JSON catalog keys a context as gettext does."""
+    ru = catalogs.script_catalog(catalogs.read("ru", "js"), "ru")["messages"]
+    assert ru["side\x04Blue"] == "Синие" and ru["Blue"] == "Синий" and ru["side\x04White"] == "Белые"
+    grid = (ROOT / "static/js/board/grid.js").read_text(encoding="utf-8")
+    sides = {word for word in ("Blue", "Red", "Orange", "Yellow", "Green", "Cyan", "Magenta", "White")
+             if f'I18n.p("side", "{word}")' in grid}
+    assert len(sides) == 8  # every colour a two-sided game may give its sides (Lattice chooses among them)
+    for game in ("trails", "towers", "lattice"):  # their renderers ask for sides
+        assert "sides: true" in (ROOT / f"games/{game}/static/{game}.js").read_text(encoding="utf-8")
+    pl = catalogs.script_catalog(catalogs.read("pl", "js"), "pl")["messages"]
+    assert pl["side\x04Blue"] == pl["Blue"] == "Niebieski"  # Polish says both alike
