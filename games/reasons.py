@@ -14,8 +14,9 @@ a colour lands where the language puts it:
 
 `pybabel extract` finds the templates by these names (babel.cfg: `Reason`, `reason_n`, and `IllegalMove`, which
 takes a template and its values itself): write the English as a string literal in the call, never an f-string.
-A value that is itself a `Reason` (a reason within a reason) is translated too; a value that is a word of the
-catalog (a seat's colour, marked with `N_` where it is defined) is translated as it is.
+A value that is itself a `Reason` is translated too: a reason within a reason, or a word of the catalog such as a
+seat's colour (`Reason("Blue")`, marked with `N_` where the colours are defined); any other value (a cell, a
+number, a move) is put in as it is.
 """
 from __future__ import annotations
 

@@ -140,6 +140,16 @@ def test_the_socket_s_refusals_before_any_handler_follow_its_language(make_app):
     assert ru.emit("watch", {"match": "x"}, callback=True)["reason"] == catalog("ru").gettext(limited) != limited
 
 
+def test_a_refused_handshake_says_why_in_its_language(app):
+    from flask_socketio import ConnectionRefusedError
+    from quadrille.web.socket_tokens import SocketTokens
+    for query, said in [("lang=pl", "Token w polu auth powitania musi być tokenem API konta (qbt_…)."),
+                        ("", "The handshake's auth token must be an account's API token (qbt_…).")]:
+        with app.test_request_context(f"/socket.io/?{query}"), pytest.raises(ConnectionRefusedError) as refused:
+            SocketTokens().connect("a-sid", {"token": "not-an-api-token"})
+        assert refused.value.args == (said, {"error": "bad-token", "reason": said})
+
+
 def test_a_computer_worker_s_refusal_keeps_its_words_across_the_process_boundary(app):
     options, before, move, _cell = REFUSALS["gamma"]
     answer = analysis_requests.step({"kind": "evaluate", "game": "gamma", "options": options,
