@@ -6,9 +6,11 @@
 
 `_l` and `_ln` give a `Words`: a plain `str`, in English (so logs, the admin commands and every test that reads
 it see the English), that remembers its message and its values. It is the server's kind of the engines' `Reason`
-(games/reasons.py: an illegal move's reason, made the same way far from any request), and both are said alike. The doors (the HTTP API's and the pages' error
-handlers, the Socket.IO acknowledgements) call `translated(words)`, which looks the message up in the request's
-language and fills the values in there; the `error` code beside it never changes. The placeholders are gettext's
+(games/reasons.py: an illegal move's reason, made the same way far from any request), and both are said alike.
+The doors (the HTTP API's and the pages' error handlers, the Socket.IO acknowledgements) call
+`translated(words)`, which looks the message up in the request's language and fills the values in there; a
+Socket.IO refusal answered before any request context exists uses `in_language(words, language)` with the
+socket's language. The `error` code beside it never changes. The placeholders are gettext's
 Python ones, `%(name)s` and `%(num)d` (Babel checks that a translation keeps them); `pybabel extract` finds
 both functions by name (babel.cfg).
 """
