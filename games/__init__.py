@@ -146,5 +146,6 @@ def from_dict(d: dict) -> Board:
         try:
             board.push(move)
         except IllegalMove as exc:
-            raise IllegalMove(f"move {i + 1} ({move!r}) is illegal: {exc.reason}") from None
+            raise IllegalMove("move %(number)d (%(move)s) is illegal: %(reason)s", number=i + 1, move=repr(move),
+                              reason=exc.reason) from None
     return board

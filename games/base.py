@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
+from games.reasons import Reason, as_reason, reason_n  # noqa: F401 - the engines' reasons, part of the contract
+
 
 # The move limit of a game that does not know its longest real game (`Game.longest` is None): far above any
 # real game of the arcade's boards, yet small enough that a record cannot grow without end.
@@ -25,7 +27,8 @@ DEFAULT_MOVE_LIMIT = 10_000
 
 
 class IllegalMove(ValueError):
-    """A move that is malformed or not legal now. `reason` is for a person: the page shows it as it is.
+    """A move that is malformed or not legal now. `reason` is for a person: an English `Reason` (a `str`) that a
+    server says in the person's language (games/reasons.py).
 
         >>> import games
         >>> try:
@@ -35,7 +38,10 @@ class IllegalMove(ValueError):
         d1 is off the 3x3 board
     """
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, /, **params):
+        # the English sentence, which keeps its template and values for a server to translate (games/reasons.py):
+        # `IllegalMove("%(cell)s is taken", cell="a1")`, or a Reason made beforehand
+        reason = Reason(reason, **params) if params else as_reason(reason)
         super().__init__(reason)
         self.reason = reason
 

@@ -6,6 +6,8 @@ code never changes with the language.
 """
 from __future__ import annotations
 
+from games.reasons import Reason
+
 from .i18n.words import _l, translated
 
 
@@ -19,7 +21,9 @@ class ServiceError(Exception):
 
     def to_dict(self) -> dict:
         """The answer a door sends, its reason in the language of the request at hand."""
-        return {"error": self.error, "reason": translated(self.reason), **self.extra}
+        # a value beside the reason that is words too (an engine's longer explanation, `detail`) is said alike
+        extra = {key: translated(value) if isinstance(value, Reason) else value for key, value in self.extra.items()}
+        return {"error": self.error, "reason": translated(self.reason), **extra}
 
 
 def bad_request(reason: str, error: str = "bad-request") -> ServiceError:

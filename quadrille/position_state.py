@@ -46,7 +46,7 @@ def replay(name: str, options: dict, moves) -> Line:
             board.push(move)
         except games.IllegalMove as exc:
             detail = getattr(exc, "detail", None)
-            reason = exc.reason + (f": {detail}" if detail else "")
+            reason = _l("%(reason)s: %(detail)s", reason=exc.reason, detail=detail) if detail else exc.reason
             raise BadLine(_l("Move %(ply)d (%(move)s) is not allowed: %(reason)s", ply=i + 1, move=move, reason=reason),
                           "illegal-move", ply=i + 1) from None
         movers.append(seat)

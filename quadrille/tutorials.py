@@ -88,5 +88,6 @@ def attempt(name: str, index: int, move: str) -> dict:
         board.push(move)
     except games.IllegalMove as exc:
         detail = getattr(exc, "detail", None)
-        return {"verdict": "illegal", "reason": exc.reason + (f": {detail}" if detail else ""), "hint": hint}
+        reason = _l("%(reason)s: %(detail)s", reason=exc.reason, detail=detail) if detail else exc.reason
+        return {"verdict": "illegal", "reason": reason, "hint": hint}
     return {"verdict": "other", "reason": _l("That move is not the one this step asks for."), "hint": hint}

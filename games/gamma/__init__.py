@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from games.base import Board, Game, IllegalMove, Option, Outcome
+from games.base import Board, Game, IllegalMove, Option, Outcome, Reason
 from games.notation import cell_name, gamma_names
 from games.gamma.engine import MAX_PLAYERS, UINT32_MAX, Gamma
 from games.gamma.passes import passes_end
@@ -48,12 +48,13 @@ class GammaBoard(Board):
     def _parse(self, move) -> tuple:
         """('skip',) or (golden: bool, x, y); IllegalMove if malformed."""
         if not isinstance(move, str):
-            raise IllegalMove(f"a move is a string, got {type(move).__name__}")
+            raise IllegalMove("a move is a string, got %(kind)s", kind=type(move).__name__)
         if move == "skip":
             return ("skip",)
         m = _MOVE.fullmatch(move)
         if m is None:
-            raise IllegalMove(f"{move!r} is not a gamma move: expected x,y (a field), gx,y (a golden move) or skip")
+            raise IllegalMove("%(move)s is not a gamma move: expected x,y (a field), gx,y (a golden move) or skip",
+                              move=repr(move))
         return (bool(m[1]), int(m[2]), int(m[3]))
 
     def is_legal(self, move) -> bool:
@@ -80,7 +81,7 @@ class GammaBoard(Board):
             >>> board.push("0,0"); board.push("2,0")
             >>> board.push("g2,0")                  # Blue's golden move onto Orange's field at c1
             Traceback (most recent call last):
-            games.base.IllegalMove: taking c1 would give Blue more than 1 areas
+            games.base.IllegalMove: taking c1 would give Blue more than 1 area
         """
         p = self._turn
         parsed = self._parse(move)
@@ -102,10 +103,12 @@ class GammaBoard(Board):
         self._turn = None if first is not None and passes_end(core, nxt, first) else nxt
 
     def _naming(self) -> tuple:
-        """How a refusal names a field and a player: as the move list ("c5") and the pages ("Orange") do."""
+        """How a refusal names a field and a player: as the move list ("c5") and the pages ("Orange") do. A
+        player is a word of the catalog (their colour), which a server says in the person's language."""
         names = GAME.seat_names(self.options)
         return (lambda x, y: cell_name(x, y + 1),
-                lambda seat: names[seat - 1] if 0 < seat <= len(names) else f"player {seat}")
+                lambda seat: Reason(names[seat - 1]) if 0 < seat <= len(names) else Reason("player %(number)d",
+                                                                                            number=seat))
 
     def pop(self) -> str:
         """Take back the last move (the assignment's engine undoes a field; a skip changes no field).

@@ -26,6 +26,8 @@ the C functions do (an invalid player or field gives 0/False, never an exception
 """
 from __future__ import annotations
 
+from games.reasons import Reason, reason_n
+
 UINT32_MAX = 0xFFFFFFFF
 # Refused sizes fail cleanly (ValueError) instead of exhausting memory, as the
 # assignment's gamma_new may fail (batch mode prints ERROR either way). Up to 2,097,152 fields (1448 x 1448, or a 1 x 2,097,152 strip: a strip is never
@@ -694,29 +696,36 @@ class Gamma:
 
     # `field(x, y)` and `who(player)` name a field and a player in a reason (default: "(x,y)", "player N"; the
     # arcade passes its field names "c5" and colours, as its pages say them).
-    def why_not_move(self, player: int, x: int, y: int, field=_FIELD, who=_PLAYER) -> str:
+    def why_not_move(self, player: int, x: int, y: int, field=_FIELD, who=_PLAYER) -> Reason:
         if not 0 < player <= self.players:
-            return f"there is no player {player}"
+            return Reason("there is no player %(number)d", number=player)
         if not (0 <= x < self.width and 0 <= y < self.height):
-            return f"{field(x, y)} is off the {self.width}x{self.height} board"
+            return Reason("%(field)s is off the %(width)dx%(height)d board", field=field(x, y), width=self.width,
+                          height=self.height)
         if self._owner[(y + 1) * self._S + x]:
-            return f"{field(x, y)} is taken"
-        return f"a pawn on {field(x, y)} would give {who(player)} more than {self.max_areas} areas"
+            return Reason("%(field)s is taken", field=field(x, y))
+        return reason_n("a pawn on %(field)s would give %(player)s more than %(num)d area",
+                        "a pawn on %(field)s would give %(player)s more than %(num)d areas", self.max_areas,
+                        field=field(x, y), player=who(player))
 
-    def why_not_golden(self, player: int, x: int, y: int, field=_FIELD, who=_PLAYER) -> str:
+    def why_not_golden(self, player: int, x: int, y: int, field=_FIELD, who=_PLAYER) -> Reason:
         if not self._valid(player, x, y):
             return self.why_not_move(player, x, y, field, who)
         if self._used[player]:
-            return f"{who(player)} has already made the golden move"
+            return Reason("%(player)s has already made the golden move", player=who(player))
         c = (y + 1) * self._S + x
         v = self._owner[c]
         if v == 0:
-            return f"{field(x, y)} is empty: a golden move takes another player's field"
+            return Reason("%(field)s is empty: a golden move takes another player's field", field=field(x, y))
         if v == player:
-            return f"{field(x, y)} is already {who(player)}'s"
+            return Reason("%(field)s is already %(player)s's", field=field(x, y), player=who(player))
         if self._areas[player] >= self.max_areas and not self._roots(player, c):
-            return f"taking {field(x, y)} would give {who(player)} more than {self.max_areas} areas"
-        return f"taking {field(x, y)} would split {who(v)} into more than {self.max_areas} areas"
+            return reason_n("taking %(field)s would give %(player)s more than %(num)d area",
+                            "taking %(field)s would give %(player)s more than %(num)d areas", self.max_areas,
+                            field=field(x, y), player=who(player))
+        return reason_n("taking %(field)s would split %(player)s into more than %(num)d area",
+                        "taking %(field)s would split %(player)s into more than %(num)d areas", self.max_areas,
+                        field=field(x, y), player=who(v))
 
     def owner_at(self, x: int, y: int) -> int:
         """The player on (x, y), 0 if empty (no bounds check beyond the C semantics)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from games.base import Board, IllegalMove, Option, Outcome
+from games.base import Board, IllegalMove, Option, Outcome, Reason
 from games.lattice.geometry import SIZES, SIDE_NAME, B, T, lattice
 
 # The original's 8 colours, name -> RGB. The rules ignore them; renderers use them.
@@ -437,31 +437,23 @@ class LatticeBoard(Board):
 
     # ------------------------------------------------------------------ explanations
 
-    def _explain(self, move) -> str:
+    def _explain(self, move) -> Reason:
         """Why `move` is not legal now (only called for a move that is not in the legal list)."""
         if not isinstance(move, str):
-            return f"a move must be a string in the game's notation (e.g. 'Aa1-Ab2'), not {type(move).__name__}"
+            return Reason("a move must be a string in the game's notation (e.g. 'Aa1-Ab2'), not %(kind)s",
+                          kind=type(move).__name__)
         if self._outcome is not None:
-            return "the game is over"
+            return Reason("the game is over")
         g = self._g
         side = self._turn
         me, them = SIDE_NAME[side], SIDE_NAME[3 - side]
         s = move
         first_level = g.first_level[side] + 1
         if s.startswith("+"):
-            if not self._pending:
-                return ("a return (+node) is only played right after your move that promoted a ball, "
-                        "while you have a captured ball and a free node on your first level")
-            n = g.index.get(s[1:])
-            if n is None:
-                return f"{s[1:]!r} is not a node of the {g.size} lattice"
-            if g.level[n] != g.first_level[side]:
-                return (f"a captured ball comes back on your own first level (level {first_level}); "
-                        f"choose one of: " + ", ".join(self.legal_moves()))
-            return f"{s[1:]} is occupied; choose one of: " + ", ".join(self.legal_moves())
+            return self._explain_return(s, side, first_level)
         if self._pending:
-            return ("you promoted a ball: first return a captured ball to a free node of your first level "
-                    f"(level {first_level}): " + ", ".join(self.legal_moves()))
+            return Reason("you promoted a ball: first return a captured ball to a free node of your first level "
+                          "(level %(level)d): %(moves)s", level=first_level, moves=", ".join(self.legal_moves()))
         if "-" in s and ":" not in s:
             parts, capture = s.split("-"), False
         elif ":" in s and "-" not in s:
@@ -469,57 +461,90 @@ class LatticeBoard(Board):
         else:
             parts, capture = None, False
         if not parts or len(parts) < 2 or (not capture and len(parts) != 2) or not all(parts):
-            return (f"{s!r} is not a move: write a simple move as 'Aa1-Ab2', a capture chain as "
-                    f"'Cd2:Ad4:Ab2' (start, then every landing node), a return as '+Bb1'")
+            return Reason("%(move)s is not a move: write a simple move as 'Aa1-Ab2', a capture chain as "
+                          "'Cd2:Ad4:Ab2' (start, then every landing node), a return as '+Bb1'", move=repr(s))
         for p in parts:
             if p not in g.index:
                 if re.fullmatch(r"[A-F][a-f][1-6]", p):
-                    return f"{p} is not a node of the {g.size} lattice"
-                return f"{p!r} is not a node label (x letter A-F, y letter a-f, level 1-6, e.g. 'Bc2')"
+                    return Reason("%(node)s is not a node of the %(size)s lattice", node=p, size=g.size)
+                return Reason("%(node)s is not a node label (x letter A-F, y letter a-f, level 1-6, e.g. 'Bc2')",
+                              node=repr(p))
         nodes = [g.index[p] for p in parts]
         cells = self._cells
         start = nodes[0]
         v = cells[start]
         if v == 0:
-            return f"there is no piece on {parts[0]}"
+            return Reason("there is no piece on %(node)s", node=parts[0])
         if (v > 0) != (side == B):
-            return f"{parts[0]} holds a piece of {them}; it is {me}'s turn"
+            return Reason("%(node)s holds a piece of %(them)s; it is %(me)s's turn", node=parts[0], them=them, me=me)
         captures = [m for m in self._legal if ":" in m]
-        up = "up" if side == B else "down"
         if not capture:
-            a, b = nodes
-            if captures:
-                return "a capture is mandatory: play one of " + ", ".join(sorted(captures))
-            if b not in g.neighbours[a]:
-                return (f"{parts[1]} is not next to {parts[0]}: a piece steps one level {up} and one node "
-                        f"along x or y")
-            if b not in g.steps_fwd[side][a]:
-                return (f"pieces (balls and stars alike) move only forward, one level {up}; they go "
-                        f"backward only by capturing")
-            if cells[b]:
-                return f"{parts[1]} is occupied"
-            return f"{s} is not legal now"
-        # a capture chain: walk it on a scratch copy of the board
+            return self._explain_step(s, parts, nodes, side, captures)
+        return self._explain_capture(s, parts, nodes, side, captures)
+
+    def _explain_return(self, s: str, side: int, first_level: int) -> Reason:
+        g = self._g
+        if not self._pending:
+            return Reason("a return (+node) is only played right after your move that promoted a ball, "
+                          "while you have a captured ball and a free node on your first level")
+        n = g.index.get(s[1:])
+        if n is None:
+            return Reason("%(node)s is not a node of the %(size)s lattice", node=repr(s[1:]), size=g.size)
+        if g.level[n] != g.first_level[side]:
+            return Reason("a captured ball comes back on your own first level (level %(level)d); choose one of: "
+                          "%(moves)s", level=first_level, moves=", ".join(self.legal_moves()))
+        return Reason("%(node)s is occupied; choose one of: %(moves)s", node=s[1:], moves=", ".join(self.legal_moves()))
+
+    def _explain_step(self, s: str, parts: list, nodes: list, side: int, captures: list) -> Reason:
+        g = self._g
+        a, b = nodes
+        if captures:
+            return Reason("a capture is mandatory: play one of %(moves)s", moves=", ".join(sorted(captures)))
+        if b not in g.neighbours[a]:
+            if side == B:
+                return Reason("%(to)s is not next to %(start)s: a piece steps one level up and one node along x or y",
+                              to=parts[1], start=parts[0])
+            return Reason("%(to)s is not next to %(start)s: a piece steps one level down and one node along x or y",
+                          to=parts[1], start=parts[0])
+        if b not in g.steps_fwd[side][a]:
+            if side == B:
+                return Reason("pieces (balls and stars alike) move only forward, one level up; they go backward only "
+                              "by capturing")
+            return Reason("pieces (balls and stars alike) move only forward, one level down; they go backward only "
+                          "by capturing")
+        if self._cells[b]:
+            return Reason("%(node)s is occupied", node=parts[1])
+        return Reason("%(move)s is not legal now", move=s)
+
+    def _explain_capture(self, s: str, parts: list, nodes: list, side: int, captures: list) -> Reason:
+        """A capture chain: walked on a scratch copy of the board."""
+        g = self._g
+        cells = self._cells
+        them = SIDE_NAME[3 - side]
         work = list(cells)
-        work[start] = 0
+        work[nodes[0]] = 0
         sg = 1 if side == B else -1
         for k in range(1, len(nodes)):
             a, b = nodes[k - 1], nodes[k]
             mid = (a + b) // 2
+            hop = f"{parts[k - 1]}:{parts[k]}"
             if (mid, b) not in g.jumps[a]:
-                return (f"{parts[k - 1]}:{parts[k]} is not a capture hop: a piece jumps over the neighbouring "
-                        f"node along one of the 8 diagonals onto the node right behind it")
+                return Reason("%(hop)s is not a capture hop: a piece jumps over the neighbouring node along one of "
+                              "the 8 diagonals onto the node right behind it", hop=hop)
             if work[mid] * sg >= 0:
-                return (f"{parts[k - 1]}:{parts[k]}: there is no piece of {them} to capture on {g.label[mid]}"
-                        + (" (it was already captured in this chain)" if cells[mid] * sg < 0 else ""))
+                if cells[mid] * sg < 0:
+                    return Reason("%(hop)s: there is no piece of %(them)s to capture on %(node)s (it was already "
+                                  "captured in this chain)", hop=hop, them=them, node=g.label[mid])
+                return Reason("%(hop)s: there is no piece of %(them)s to capture on %(node)s", hop=hop, them=them,
+                              node=g.label[mid])
             if work[b]:
-                return f"{parts[k - 1]}:{parts[k]}: the landing node {parts[k]} is occupied"
+                return Reason("%(hop)s: the landing node %(node)s is occupied", hop=hop, node=parts[k])
             work[mid] = 0
         longer = sorted(m for m in captures if m.startswith(s + ":"))
         if longer:
-            return ("a capture chain must be complete: the piece can capture again from "
-                    f"{parts[-1]}; play e.g. " + ", ".join(longer[:4]))
-        return f"{s} is not legal now"
+            return Reason("a capture chain must be complete: the piece can capture again from %(node)s; play e.g. "
+                          "%(moves)s", node=parts[-1], moves=", ".join(longer[:4]))
+        return Reason("%(move)s is not legal now", move=s)
 
     # ------------------------------------------------------------------ view
 

@@ -23,7 +23,7 @@ import re
 import threading
 from collections import deque
 
-from games.base import Board, IllegalMove, Option, Outcome
+from games.base import Board, IllegalMove, Option, Outcome, Reason, reason_n
 from games.notation import cell_name
 
 # The alternative rules, in the order of the original's New-game dialog; the .twr format writes them in
@@ -55,51 +55,51 @@ DRAW_PASSES = 4
 
 # The original engine's refusal messages, used verbatim as IllegalMove reasons, with a longer
 # explanation for people in `TowersIllegalMove.detail`.
-NOT_OWNER = "Not owner of source cell"
-NOT_STRAIGHT = "Not moving in straight line"
-WRONG_POINTS = "Wrong number of move points"
-PATH_NOT_FREE = "The path to the target is not free"
-SOURCE_LOCKED = "Source cell is locked"
-TARGET_LOCKED = "Target cell is locked"
-CANNOT_SPLIT = "Cannot split a tower"
-RAISE_BY_ONE = "Cannot raise tower by more than 1"
-MASTER_ON_TOWER = "Cannot put the master on a 2+ tower"
-CANNOT_MOVE = "Cannot move"
+NOT_OWNER = Reason("Not owner of source cell")
+NOT_STRAIGHT = Reason("Not moving in straight line")
+WRONG_POINTS = Reason("Wrong number of move points")
+PATH_NOT_FREE = Reason("The path to the target is not free")
+SOURCE_LOCKED = Reason("Source cell is locked")
+TARGET_LOCKED = Reason("Target cell is locked")
+CANNOT_SPLIT = Reason("Cannot split a tower")
+RAISE_BY_ONE = Reason("Cannot raise tower by more than 1")
+MASTER_ON_TOWER = Reason("Cannot put the master on a 2+ tower")
+CANNOT_MOVE = Reason("Cannot move")
 # Quadrille's own refusals (checks the original lacks, imports, malformed input, game over).
-TOO_MANY_PAWNS = "Cannot move more pawns than the tower holds"
-NO_MASTER_WIN = "The master cannot capture the opponent's master"
-GAME_OVER = "The game is over"
-IMPORT_LOCKED = "Cannot import: the master's cell is locked"
-IMPORT_NOT_FIRST = "Cannot import: imports must come before any other action of the turn"
-IMPORT_POINTS = "Cannot import: not enough move points"
-IMPORT_NONE = "Cannot import: import at least one pawn"
-MALFORMED = "Unreadable move"
-OFF_BOARD = "Cell is off the board"
+TOO_MANY_PAWNS = Reason("Cannot move more pawns than the tower holds")
+NO_MASTER_WIN = Reason("The master cannot capture the opponent's master")
+GAME_OVER = Reason("The game is over")
+IMPORT_LOCKED = Reason("Cannot import: the master's cell is locked")
+IMPORT_NOT_FIRST = Reason("Cannot import: imports must come before any other action of the turn")
+IMPORT_POINTS = Reason("Cannot import: not enough move points")
+IMPORT_NONE = Reason("Cannot import: import at least one pawn")
+MALFORMED = Reason("Unreadable move")
+OFF_BOARD = Reason("Cell is off the board")
 
 EXPLAIN = {
-    NOT_OWNER: "You can only move your own pawns and towers.",
-    NOT_STRAIGHT: "A move goes straight along a row or a column, to another cell.",
-    WRONG_POINTS: "A move costs its distance times the number of pawns moved, at least 1 and at most the move "
-                  "points left.",
-    PATH_NOT_FREE: "Pawns cannot jump: every cell between the source and the target must be empty.",
-    SOURCE_LOCKED: "This cell is locked until the end of the turn: it cannot move again.",
-    TARGET_LOCKED: "The target cell is locked until the end of the turn.",
-    CANNOT_SPLIT: "Only the master's tower may move part of its pawns (with rule tower-out: any tower); "
-                  "move the whole tower.",
-    RAISE_BY_ONE: "Only a single pawn may be put onto one of your own pawns or towers.",
-    MASTER_ON_TOWER: "The master may only move onto a single pawn of yours, not onto a tower.",
-    CANNOT_MOVE: "A tower may only attack an enemy tower that is not taller than the pawns it moves.",
-    TOO_MANY_PAWNS: "The number of pawns moved must be between 1 and the height of the tower.",
-    NO_MASTER_WIN: "With rule no-master-win the master tower may not take the opponent's master; "
-                   "another tower or pawn must do it.",
-    GAME_OVER: "The game has ended: no more moves.",
-    IMPORT_LOCKED: "Pawns are imported onto your master, and its cell is locked this turn "
-                   "(first turn, or the master was raised, moved onto a pawn, attacked or split).",
-    IMPORT_NOT_FIRST: "With rule import-first, imports must come at the start of the turn.",
-    IMPORT_POINTS: "Each imported pawn costs one move point.",
-    IMPORT_NONE: "Import at least one pawn.",
-    MALFORMED: "Moves are written m{x},{y}>{x},{y}:{k} (move k pawns), i{k} (import k pawns) or end.",
-    OFF_BOARD: "Both cells of a move must be on the board.",
+    NOT_OWNER: Reason("You can only move your own pawns and towers."),
+    NOT_STRAIGHT: Reason("A move goes straight along a row or a column, to another cell."),
+    WRONG_POINTS: Reason("A move costs its distance times the number of pawns moved, at least 1 and at most the "
+                         "move points left."),
+    PATH_NOT_FREE: Reason("Pawns cannot jump: every cell between the source and the target must be empty."),
+    SOURCE_LOCKED: Reason("This cell is locked until the end of the turn: it cannot move again."),
+    TARGET_LOCKED: Reason("The target cell is locked until the end of the turn."),
+    CANNOT_SPLIT: Reason("Only the master's tower may move part of its pawns (with rule tower-out: any tower); "
+                         "move the whole tower."),
+    RAISE_BY_ONE: Reason("Only a single pawn may be put onto one of your own pawns or towers."),
+    MASTER_ON_TOWER: Reason("The master may only move onto a single pawn of yours, not onto a tower."),
+    CANNOT_MOVE: Reason("A tower may only attack an enemy tower that is not taller than the pawns it moves."),
+    TOO_MANY_PAWNS: Reason("The number of pawns moved must be between 1 and the height of the tower."),
+    NO_MASTER_WIN: Reason("With rule no-master-win the master tower may not take the opponent's master; "
+                          "another tower or pawn must do it."),
+    GAME_OVER: Reason("The game has ended: no more moves."),
+    IMPORT_LOCKED: Reason("Pawns are imported onto your master, and its cell is locked this turn "
+                          "(first turn, or the master was raised, moved onto a pawn, attacked or split)."),
+    IMPORT_NOT_FIRST: Reason("With rule import-first, imports must come at the start of the turn."),
+    IMPORT_POINTS: Reason("Each imported pawn costs one move point."),
+    IMPORT_NONE: Reason("Import at least one pawn."),
+    MALFORMED: Reason("Moves are written m{x},{y}>{x},{y}:{k} (move k pawns), i{k} (import k pawns) or end."),
+    OFF_BOARD: Reason("Both cells of a move must be on the board."),
 }
 
 
@@ -362,7 +362,8 @@ class TowersBoard(Board):
 
     def _parse(self, move):
         if not isinstance(move, str):
-            raise _illegal(MALFORMED, f"A move is a string, not {type(move).__name__}. " + EXPLAIN[MALFORMED])
+            raise _illegal(MALFORMED, Reason("A move is a string, not %(kind)s. %(explain)s", kind=type(move).__name__,
+                                              explain=EXPLAIN[MALFORMED]))
         if move == "end":
             return ("e",)
         m = _MOVE_RE.fullmatch(move)
@@ -371,12 +372,14 @@ class TowersBoard(Board):
             n = self.n
             for x, y in ((x1, y1), (x2, y2)):
                 if x >= n or y >= n:
-                    raise _illegal(OFF_BOARD, f"Cell ({x}, {y}) is not on the {n}x{n} board.")
+                    raise _illegal(OFF_BOARD, Reason("Cell (%(x)d, %(y)d) is not on the %(size)dx%(size)d board.",
+                                                     x=x, y=y, size=n))
             return ("m", x1, y1, x2, y2, k)
         m = _IMPORT_RE.fullmatch(move)
         if m:
             return ("i", int(m.group(1)))
-        raise _illegal(MALFORMED, f"{move!r} is not a move. " + EXPLAIN[MALFORMED])
+        raise _illegal(MALFORMED, Reason("%(move)s is not a move. %(explain)s", move=repr(move),
+                                          explain=EXPLAIN[MALFORMED]))
 
     def _check(self, move):
         """Parse and check `move` in the original's order; return the parsed action
@@ -395,8 +398,9 @@ class TowersBoard(Board):
             if k < 1:
                 raise _illegal(IMPORT_NONE)
             if k > self._mp:
-                raise _illegal(IMPORT_POINTS, f"Importing {k} pawns costs {k} move points; "
-                                              f"{self._mp} left.")
+                raise _illegal(IMPORT_POINTS, reason_n(
+                    "Importing %(num)d pawn costs %(num)d move point; %(left)d left.",
+                    "Importing %(num)d pawns costs %(num)d move points; %(left)d left.", k, left=self._mp))
             return p
         _, x1, y1, x2, y2, k = p
         n = self.n
@@ -408,15 +412,18 @@ class TowersBoard(Board):
             raise _illegal(NOT_OWNER)
         h = v
         if k > h:                                                           # Quadrille: 1 <= k <= h
-            raise _illegal(TOO_MANY_PAWNS, f"The tower on {cell_name(x1, n - y1)} holds {h} pawn{'s' * (h > 1)}; "
-                                           f"cannot move {k}.")
+            raise _illegal(TOO_MANY_PAWNS, reason_n("The tower on %(cell)s holds %(num)d pawn; cannot move %(moved)d.",
+                                                    "The tower on %(cell)s holds %(num)d pawns; cannot move %(moved)d.",
+                                                    h, cell=cell_name(x1, n - y1), moved=k))
         if (x1 == x2) == (y1 == y2):                                        # 2
             raise _illegal(NOT_STRAIGHT)
         dist = abs(x2 - x1) + abs(y2 - y1)
         cost = dist * k
         if not 1 <= cost <= self._mp:                                       # 3
-            raise _illegal(WRONG_POINTS, f"This move costs {cost} move point{'s' * (cost != 1)} "
-                                         f"(distance {dist} x {k} pawn{'s' * (k != 1)}); {self._mp} left.")
+            raise _illegal(WRONG_POINTS, reason_n(
+                "This move costs %(num)d move point (distance %(distance)d x %(pawns)s); %(left)d left.",
+                "This move costs %(num)d move points (distance %(distance)d x %(pawns)s); %(left)d left.",
+                cost, distance=dist, pawns=reason_n("%(num)d pawn", "%(num)d pawns", k), left=self._mp))
         step = (1 if x2 > x1 else -1) if y1 == y2 else (n if y2 > y1 else -n)
         for c in range(src + step, dst, step):                              # 4
             if cells[c]:
@@ -437,8 +444,10 @@ class TowersBoard(Board):
         if move_master and t > 1:                                           # 9
             raise _illegal(MASTER_ON_TOWER)
         if t < 0 and k < -t:                                                # 10
-            raise _illegal(CANNOT_MOVE, f"The enemy tower holds {-t} pawns; attacking it needs at least "
-                                        f"{-t} pawns, this move takes {k}.")
+            raise _illegal(CANNOT_MOVE, reason_n("The enemy tower holds %(num)d pawn; attacking it needs at least "
+                                                 "%(num)d pawn, this move takes %(moved)d.",
+                                                 "The enemy tower holds %(num)d pawns; attacking it needs at least "
+                                                 "%(num)d pawns, this move takes %(moved)d.", -t, moved=k))
         if self._no_master_win and move_master and dst == self._master[3 - self._cur]:
             raise _illegal(NO_MASTER_WIN)
         return ("m", src, dst, k, cost)

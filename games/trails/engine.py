@@ -24,7 +24,7 @@ Representation (chosen for speed, the AI plays through `legal_moves` + `push`):
 """
 from __future__ import annotations
 
-from games.base import Board, Game, IllegalMove, Option, Outcome
+from games.base import Board, Game, IllegalMove, Option, Outcome, Reason, reason_n
 from games.notation import cell_name, trails_names
 
 FREE, P1, P2, TOWER, WALL = 0, 1, 2, 3, 4
@@ -372,36 +372,45 @@ class TrailsBoard(Board):
         """Recompute the legal mask of the player to move (after the position was set by hand)."""
         self._mask = self._legal_mask(self._turn) if self._turn is not None else 0
 
-    def _refusal(self, move, d: int | None) -> str:
+    def _refusal(self, move, d: int | None) -> Reason:
         """Why `move` is refused, for a person who may see the board turned: cells ("c11"), never "the top edge"."""
         if self._turn is None:
-            return "the game is over"
+            return Reason("the game is over")
         if not isinstance(move, str):
-            return f"a move must be a direction (up, down, left or right), not {type(move).__name__}"
+            return Reason("a move must be a direction (up, down, left or right), not %(kind)s",
+                          kind=type(move).__name__)
         if d is None:
-            return f"unknown move {move!r}: a move is one of up, down, left, right"
+            return Reason("unknown move %(move)s: a move is one of up, down, left, right", move=repr(move))
         p = self._turn
         h = self._head[p]
         n = self._edist[d][h]
-        head = f"the head, on {self._where(h)},"
+        head = self._where(h)
         if d != self._dir[p]:
             if n == 0:
-                return f"{head} is on the edge: a new direction cannot leave the board"
+                return Reason("the head, on %(head)s, is on the edge: a new direction cannot leave the board",
+                              head=head)
+            target = self._where(h + self._step[d])
             if self._cells[h + self._step[d]] == TOWER:
-                return (f"turning moves one cell, onto the tower on {self._where(h + self._step[d])}: a tower can "
-                        "only be taken by continuing in the same direction")
-            return f"the target cell is occupied: turning moves one cell, to {self._where(h + self._step[d])}"
+                return Reason("turning moves one cell, onto the tower on %(cell)s: a tower can only be taken by "
+                              "continuing in the same direction", cell=target)
+            return Reason("the target cell is occupied: turning moves one cell, to %(cell)s", cell=target)
         k = self._boost[p] + 2
         if n == 0:
-            return f"{head} is already on the edge, so it cannot continue that way"
+            return Reason("the head, on %(head)s, is already on the edge, so it cannot continue that way", head=head)
         if k <= n:
-            return (f"the target cell is occupied: continuing moves exactly {k} cells, to "
-                    f"{self._where(h + k * self._step[d])}, and never stops short")
+            return reason_n("the target cell is occupied: continuing moves exactly %(num)d cell, to %(cell)s, and "
+                            "never stops short",
+                            "the target cell is occupied: continuing moves exactly %(num)d cells, to %(cell)s, and "
+                            "never stops short", k, cell=self._where(h + k * self._step[d]))
         t = h + n * self._step[d]
         if self._cells[t] == TOWER:
-            return (f"continuing ({k} cells) runs over the edge, and the edge cell {self._where(t)} holds a "
-                    "tower: an edge tower can only be taken by landing on it exactly")
-        return f"continuing ({k} cells) runs over the edge, and the edge cell {self._where(t)} is occupied"
+            return reason_n("continuing (%(num)d cell) runs over the edge, and the edge cell %(cell)s holds a "
+                            "tower: an edge tower can only be taken by landing on it exactly",
+                            "continuing (%(num)d cells) runs over the edge, and the edge cell %(cell)s holds a "
+                            "tower: an edge tower can only be taken by landing on it exactly", k, cell=self._where(t))
+        return reason_n("continuing (%(num)d cell) runs over the edge, and the edge cell %(cell)s is occupied",
+                        "continuing (%(num)d cells) runs over the edge, and the edge cell %(cell)s is occupied",
+                        k, cell=self._where(t))
 
     def _where(self, i: int) -> str:
         r, c = self._rc[i]

@@ -19,6 +19,7 @@ import time
 from typing import Callable
 
 from ..computer.worker_process import WorkerCrashed
+from ..i18n.words import Words
 from .store import WAITING, AnalysisRow, AnalysisStore
 
 log = logging.getLogger("quadrille.analysis")
@@ -89,7 +90,8 @@ class AnalysisRunner:
             if answer is None:
                 continue  # cut short for a person's move: asked again
             if "refused" in answer:
-                raise StepRefused(answer["refused"], answer["reason"])
+                words = answer.get("words")  # the reason's template and values: said in the person's language
+                raise StepRefused(answer["refused"], Words.from_dict(words) if words else answer["reason"])
             if "error" in answer:
                 raise RuntimeError(answer["error"])
             return answer

@@ -6,8 +6,9 @@ can put a person's move between two steps:
     {"kind": "assemble", "game", "options", "moves", "evaluations": [one per position, the start first]}
         -> {"analysis": {"start", "plies", "summary"}}       (the moves classed from those evaluations)
 
-A position the engine refuses (unknown game, bad options, an illegal move) answers {"refused": code, "reason"},
-the engine's own words, which the door passes on as a 400. Runs inside the worker process.
+A position the engine refuses (unknown game, bad options, an illegal move) answers {"refused": code, "reason",
+"words"}, the engine's own words, in English and as their template and values (games/reasons.py), which the
+door passes on as a 400 in the person's language. Runs inside the worker process.
 
 A match's analysis runs its steps in a thread of the worker's own, `nice` steps (ANALYSIS_NICE, the request's
 "nice") nicer than the worker (the analysis board's position, which a person waits for, does not): Linux keeps
@@ -24,6 +25,9 @@ from typing import Callable
 
 import games
 from ai import analysis
+from games.reasons import as_reason
+
+from ..i18n.words import _l
 
 KINDS = ("evaluate", "assemble")
 
@@ -84,17 +88,23 @@ def step(request: dict, stop: Callable[[], bool]) -> dict:
         board = games.from_dict({"game": request["game"], "options": request.get("options") or {},
                                  "moves": request.get("moves") or []})
     except KeyError:
-        return {"refused": "unknown-game", "reason": f"There is no game called {request.get('game')!r}."}
+        return refused("unknown-game", _l("There is no game called %(name)s.", name=repr(request.get("game"))))
     except games.IllegalMove as exc:
-        return {"refused": "illegal-move", "reason": str(exc)}
+        return refused("illegal-move", exc.reason)
     except (TypeError, ValueError) as exc:
-        return {"refused": "bad-options", "reason": str(exc)}
+        return refused("bad-options", str(exc))
     if request["kind"] == "evaluate":
         found = analysis.evaluate(board, max_nodes=request.get("max_nodes"), stop=stop)
         return {"score": found.score, "scores": {str(seat): score for seat, score in found.scores.items()},
                 "best": found.best, "line": list(found.line), "nodes": found.nodes, "cancelled": stop()}
     return {"analysis": assemble(request["game"], request.get("options") or {}, board.moves,
                                  request["evaluations"])}
+
+
+def refused(code: str, reason: str) -> dict:
+    """A refusal as the worker sends it (JSON): the English reason, and its template and values (`words`) for the
+    door to say it in the person's language (analysis/runner.py rebuilds it)."""
+    return {"refused": code, "reason": str(reason), "words": as_reason(reason).to_dict()}
 
 
 def assemble(game: str, options: dict, moves: list, evaluations: list) -> dict:

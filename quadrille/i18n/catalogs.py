@@ -169,10 +169,10 @@ def script_catalog(catalog: Catalog, lang: str, groups: set[str] | None = None) 
         if groups is not None and message.locations and \
                 not any(script_group(served_name(path)) in groups for path, _line in message.locations):
             continue
-        if message.pluralizable:
-            messages[message.id[0]] = list(message.string)
-        else:
-            messages[message.id] = message.string
+        # a message in a context (I18n.p) is keyed as gettext keys it: "context\x04msgid"
+        key = (message.id[0] if message.pluralizable else message.id)
+        key = f"{message.context}\x04{key}" if message.context else key
+        messages[key] = list(message.string) if message.pluralizable else message.string
     return {"locale": lang, "plural": plural_categories(catalog, lang), "forms": catalog.num_plurals,
             "messages": messages}
 

@@ -49,6 +49,22 @@ def select_language() -> str:
     return g.language
 
 
+def connection_language(environ: dict) -> str:
+    """The language of a connection outside any request context (a Socket.IO refusal answered before its handler
+    runs), from its handshake: `?lang=`, the `lang` cookie (a member's setting is copied there), Accept-Language.
+    Read once per connection, and kept in its environ: a flood of refusals costs no parsing and no database."""
+    if not environ:
+        return DEFAULT
+    language = environ.get("quadrille.language")
+    if language is None:
+        from werkzeug.wrappers import Request
+        handshake = Request(environ, shallow=True)
+        language = choose(query=handshake.args.get("lang"), cookie=handshake.cookies.get(COOKIE),
+                          accept_language=handshake.accept_languages)
+        environ["quadrille.language"] = language
+    return language
+
+
 def page_language() -> str:
     return str(get_locale() or DEFAULT)
 

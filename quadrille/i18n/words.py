@@ -5,39 +5,29 @@
                                                 "You may send %(num)d reports a day.", REPORTS_PER_DAY))
 
 `_l` and `_ln` give a `Words`: a plain `str`, in English (so logs, the admin commands and every test that reads
-it see the English), that remembers its message and its values. The doors (the HTTP API's and the pages' error
-handlers, the Socket.IO acknowledgements) call `translated(words)`, which looks the message up in the request's
-language and fills the values in there; the `error` code beside it never changes. The placeholders are gettext's
+it see the English), that remembers its message and its values. It is the server's kind of the engines' `Reason`
+(games/reasons.py: an illegal move's reason, made the same way far from any request), and both are said alike.
+The doors (the HTTP API's and the pages' error handlers, the Socket.IO acknowledgements) call
+`translated(words)`, which looks the message up in the request's language and fills the values in there; a
+Socket.IO refusal answered before any request context exists uses `in_language(words, language)` with the
+socket's language. The `error` code beside it never changes. The placeholders are gettext's
 Python ones, `%(name)s` and `%(num)d` (Babel checks that a translation keeps them); `pybabel extract` finds
 both functions by name (babel.cfg).
 """
 from __future__ import annotations
 
+from games.reasons import Reason
 
-class Words(str):
-    msgid: str
-    plural: str | None
-    num: int | None
-    params: dict
+from .languages import DEFAULT
+from .translations import for_language
 
-    def __new__(cls, msgid: str, plural: str | None = None, num: int | None = None, **params):
-        if plural is not None:
-            params.setdefault("num", num)
-            english = msgid if num == 1 else plural
-        else:
-            english = msgid
-        self = super().__new__(cls, english % params if params else english)
-        self.msgid, self.plural, self.num, self.params = msgid, plural, num, params
-        return self
+
+class Words(Reason):
+    """Marked words of the server: a `Reason` (games/reasons.py, the engines' own kind), translated by the door."""
 
     def translated(self) -> str:
         """In the request's language; a value that is itself marked words (a reason within a reason) too."""
-        from flask_babel import gettext, ngettext
-        params = {key: translated(value) if isinstance(value, Words) else value for key, value in self.params.items()}
-        if self.plural is not None:
-            params.pop("num", None)  # Flask-Babel's ngettext fills %(num)d from its own argument
-            return ngettext(self.msgid, self.plural, self.num, **params)
-        return gettext(self.msgid, **params)
+        return translated(self)
 
 
 def _l(msgid: str, **params) -> Words:
@@ -55,17 +45,38 @@ def N_(msgid: str) -> str:
 
 
 def translated(text) -> str:
-    """Words in the language of the request at hand (English outside one). A plain string is looked up as it
+    """Words in the language of the request at hand (English outside one). A `Reason` (a service's `_l`, an
+    engine's refusal) is looked up by its template, its values filled in after; a plain string is looked up as it
     is: a marked message (`N_`) is found, anything else stays as it was written."""
     if text is None:
         return text
     from flask import has_request_context
-    if not has_request_context():
+    if not has_request_context() or not isinstance(text, str):
+        return str(text) if isinstance(text, str) else text
+    from flask_babel import get_translations
+    return _say(text, get_translations())
+
+
+def in_language(text, language: str | None) -> str:
+    """Words in a language named outside any request (a Socket.IO refusal answered before its handler runs)."""
+    if text is None or not isinstance(text, str) or not language or language == DEFAULT:
+        return text if text is None or not isinstance(text, str) else str(text)
+    return _say(text, for_language(language))
+
+
+def _say(text: str, catalog) -> str:
+    """`text` in the language of a gettext catalog (Babel's Translations)."""
+    if not text:
+        return str(text)  # never look up "": gettext answers it with the catalog's header
+    if not isinstance(text, Reason):
+        # gettext's own lookup, without %-formatting (a plain reason may hold a % sign)
+        return catalog.ugettext(text)
+    params = {key: _say(value, catalog) if isinstance(value, Reason) else value for key, value in text.params.items()}
+    if text.plural is not None:
+        said = catalog.ungettext(text.msgid, text.plural, text.num)
+    else:
+        said = catalog.ugettext(text.msgid)
+    try:
+        return said % params if params else said
+    except (KeyError, ValueError, TypeError):  # a broken translation (the check refuses them): the English
         return str(text)
-    if isinstance(text, Words):
-        return text.translated()
-    if isinstance(text, str):
-        # gettext's own lookup, without Flask-Babel's %-formatting (a plain reason may hold a % sign)
-        from flask_babel import get_translations
-        return get_translations().ugettext(text)
-    return text

@@ -20,6 +20,7 @@ import games
 
 from ..clocks import ClockState
 from ..errors import ServiceError
+from ..i18n.words import Words, _l
 from .store import MatchRow
 from ..infra.tokens import seats_held
 from .offers import Offers
@@ -132,8 +133,12 @@ class Match:
         return names[:len(self.row.seats)] + [f"Player {s.seat}" for s in self.row.seats[len(names):]]
 
     def name(self, seat: int) -> str:
+        """A seat's name in a sentence for a person: its colour, English here (a plain `str`) and a word of the
+        games' catalog that the door says in the reader's language."""
         names = self.seat_names
-        return names[seat - 1] if 1 <= seat <= len(names) else f"Player {seat}"
+        if 1 <= seat <= len(names) and not names[seat - 1].startswith("Player "):
+            return Words(names[seat - 1])
+        return _l("Player %(number)d", number=seat)
 
     def turn(self) -> int | None:
         return None if not self.begun() or self.outcome() is not None else self.board.turn

@@ -73,7 +73,8 @@ def import_file(core: MatchCore, extension, text, mode="local", player=None) -> 
         board = fmt.load(text)
     except (ValueError, IllegalMove, KeyError, IndexError, RecursionError) as exc:
         raise bad_request(_l("This .%(extension)s file cannot be read: %(exc)s",
-                             extension=extension, exc=exc), "bad-record")
+                             extension=extension, exc=exc.reason if isinstance(exc, IllegalMove) else exc),
+                          "bad-record")
     return seating.create(core, game.name, dict(board.options), mode, player=player, moves=list(board.moves),
                           imported=True)
 

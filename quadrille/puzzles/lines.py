@@ -105,6 +105,6 @@ def _refusal(board, move: str) -> str:
         board.copy().push(move)
     except games.IllegalMove as exc:
         detail = getattr(exc, "detail", None)
-        reason = exc.reason + (f" ({detail})" if detail else "")
+        reason = _l("%(reason)s (%(detail)s)", reason=exc.reason, detail=detail) if detail else exc.reason
         return _l("%(move)s is not a legal move here: %(reason)s", move=repr(move), reason=reason)
     return _l("%(move)s is not a legal move here.", move=repr(move))

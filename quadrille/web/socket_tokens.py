@@ -21,7 +21,7 @@ from flask_socketio import ConnectionRefusedError  # python-socketio's: its data
 
 from ..accounts.service import is_api_token
 from ..errors import ServiceError
-from ..i18n.words import N_
+from ..i18n.words import N_, translated
 
 BAD_TOKEN = N_("This API token is not valid (revoked, or of a deleted account).")
 
@@ -29,6 +29,7 @@ BAD_TOKEN = N_("This API token is not valid (revoked, or of a deleted account)."
 def refused(error: str, reason: str) -> ConnectionRefusedError:
     """A refused handshake: the client's `connect_error` has `message` (the reason) and `data` {"error",
     "reason"} (socket.io-client: `err.message`, `err.data`)."""
+    reason = translated(reason)  # in the handshake's language (its request context)
     return ConnectionRefusedError(reason, {"error": error, "reason": reason})
 
 
@@ -52,12 +53,12 @@ class SocketTokens:
         if auth is None:
             return
         if not isinstance(auth, dict):
-            raise refused("bad-request", "The handshake's auth must be an object such as {\"token\": \"qbt_…\"}.")
+            raise refused("bad-request", N_("The handshake's auth must be an object such as {\"token\": \"qbt_…\"}."))
         token = auth.get("token")
         if token is None:
             return  # no token: a socket as any page's
         if not is_api_token(token):
-            raise refused("bad-token", "The handshake's auth token must be an account's API token (qbt_…).")
+            raise refused("bad-token", N_("The handshake's auth token must be an account's API token (qbt_…)."))
         if self.accounts().by_api_token(token) is None:
             raise refused("bad-token", BAD_TOKEN)
         with self._lock:

@@ -8,7 +8,8 @@
   client cannot, say, run the disconnect handler while it stays connected.
 - Before anything else runs, `gate(sid, event)` spends the socket's budget (an event's cost depends on its
   name; anything malformed costs as much as the dearest event); an event over budget is answered
-  `rate-limited`, and a socket that keeps sending after many refusals is closed.
+  `rate-limited`, and a socket that keeps sending after many refusals is closed. These answers come before any
+  request context exists: their reasons are said in the language of the socket's handshake (`_answer`).
 - Each socket's packets are read, checked and handled by that socket's own reader, one at a time, in
   order, and the reader yields to every other socket after each packet (python-engineio and python-socketio
   would start a task per message, and a flood's tasks would all run before anyone else's): a flood on one
@@ -31,6 +32,8 @@ import socketio
 from engineio import packet as eio_packet
 from socketio import packet
 
+from ..i18n.web import connection_language
+from ..i18n.words import N_, _l, in_language
 from .frames import FLUSH, FrameWriter, SharedText
 
 log = logging.getLogger("quadrille.sockets")
@@ -86,7 +89,7 @@ class GuardedServer(socketio.Server):
         sid = self.manager.sid_from_eio_sid(eio_sid, "/")
         if sid is None:
             return
-        answer = self._spend(sid, None) or refusal("bad-request", "That message could not be read.")
+        answer = self._spend(sid, None) or refusal("bad-request", N_("That message could not be read."))
         match = _EVENT_ID.match(data) if isinstance(data, str) else None
         if match:
             self._answer(eio_sid, "/", int(match.group(1)), answer)
@@ -105,7 +108,7 @@ class GuardedServer(socketio.Server):
             if session is None or session.closed or session.closing:
                 return  # read after the server closed the session (a stopping process): the client reconnects
             if id is not None:
-                self._answer(eio_sid, namespace, id, refusal("not-connected", "Connect before sending events."))
+                self._answer(eio_sid, namespace, id, refusal("not-connected", N_("Connect before sending events.")))
             return
         name = data[0] if isinstance(data, list) and data and isinstance(data[0], str) else None
         answer = self._spend(sid, name) or self._check_shape(namespace, data)
@@ -117,11 +120,11 @@ class GuardedServer(socketio.Server):
 
     def _check_shape(self, namespace: str, data) -> dict | None:
         if not isinstance(data, list) or not data or not isinstance(data[0], str) or len(data) > 2:
-            return refusal("bad-request", "An event is a name and one payload object.")
+            return refusal("bad-request", N_("An event is a name and one payload object."))
         name = data[0]
         if name in RESERVED_EVENTS or name not in self.handlers.get(namespace, {}):
             shown = name if len(name) <= 40 and name.isprintable() else name[:40].encode("unicode_escape").decode()
-            return refusal("unknown-event", f"There is no event called {shown!r}.")
+            return refusal("unknown-event", _l("There is no event called %(name)s.", name=repr(shown)))
         return None
 
     def _spend(self, sid: str, event: str | None) -> dict | None:
@@ -132,6 +135,11 @@ class GuardedServer(socketio.Server):
         return answer
 
     def _answer(self, eio_sid, namespace, id, answer: dict) -> None:
+        """Answer an event before any handler (and so any request context) runs: its reason is said in the
+        socket's language, read from its handshake (`?lang=`, the `lang` cookie, Accept-Language)."""
+        if answer.get("reason"):
+            language = connection_language(self.environ.get(eio_sid) or {})
+            answer = {**answer, "reason": in_language(answer["reason"], language)}
         self._send_packet(eio_sid, self.packet_class(packet.ACK, namespace=namespace, id=id, data=[answer]))
 
     # -- sending -------------------------------------------------------------------------------------

@@ -58,7 +58,9 @@
     const evals = new Map();                             // the computer's answers, per position
 
     function key(moves) { return moves.join(" "); }
-    const label = (seat) => (state.seat_names && state.seat_names[seat - 1])
+    // the STATE's English colour, in the page's words (a side of a two-sided game as a side)
+    const seatName = (name) => (spec.sides ? window.QuadrilleBoard.sideName : window.QuadrilleBoard.seatName)(name);
+    const label = (seat) => (state.seat_names && seatName(state.seat_names[seat - 1]))
       || (spec.seatLabel ? spec.seatLabel(seat, state) : I18n.t("Player {number}", { number: seat }));
     const sentence = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?)]$/.test(text) ? "" : ".") : "");
     function message(text, kind) {

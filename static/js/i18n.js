@@ -6,6 +6,8 @@
 //   I18n.t("Your move")                                     a sentence
 //   I18n.t("{name} resigned", { name })                     with values: {name} placeholders
 //   I18n.n("{count} mistake", "{count} mistakes", count)    plurals: the catalog's forms, chosen by the count
+//   I18n.p("side", "Blue")                                  a word in a context (gettext's msgctxt): the same
+//                                                           English, another translation (Russian «Синие»)
 //   I18n.number(1234.5), I18n.date(new Date()), I18n.duration(125)
 //
 // Write the calls out as `I18n.t(` and `I18n.n(` with the English as a plain string: `pybabel extract`
@@ -38,6 +40,12 @@
 
   function t(msgid, params) {
     const found = catalog.messages[msgid];
+    return fill(typeof found === "string" && found ? found : msgid, params);
+  }
+
+  // gettext's pgettext: the catalog keys a message with a context as "context\u0004msgid"
+  function p(context, msgid, params) {
+    const found = catalog.messages[context + "\u0004" + msgid];
     return fill(typeof found === "string" && found ? found : msgid, params);
   }
 
@@ -97,7 +105,7 @@
   else enhanceMenus();
 
   window.QuadrilleI18n = window.I18n = {
-    t, n, number, date, duration, load,
+    t, n, p, number, date, duration, load,
     get locale() { return locale(); },
   };
 })();

@@ -41,7 +41,8 @@
 
     const spec = Quadrille.renderers[state.game];
     // a seat's colour in the page's language (the STATE's seat_names are the engine's English words)
-    const label = (seat) => window.QuadrilleBoard.seatName(state.seat_names && state.seat_names[seat - 1])
+    const seatName = spec && spec.sides ? window.QuadrilleBoard.sideName : window.QuadrilleBoard.seatName;
+    const label = (seat) => seatName(state.seat_names && state.seat_names[seat - 1])
       || (spec && spec.seatLabel ? spec.seatLabel(seat, state) : I18n.t("Player {number}", { number: seat }));
     const names = (seats) => new Intl.ListFormat(I18n.locale, { type: "conjunction" }).format(seats.map(label));
     // Naming the match lets nginx send every socket of this match to one process in a cluster (deploy/nginx.conf).

@@ -519,7 +519,7 @@ def test_illegal_move_reasons_for_areas_and_golden_used():
     board = GAME.new(width=5, height=1, players=2, areas=1)
     for m in ("0,0", "4,0", "1,0", "3,0"):
         board.push(m)
-    with pytest.raises(IllegalMove, match="more than 1 areas"):
+    with pytest.raises(IllegalMove, match="more than 1 area$"):
         board.push("g3,0")          # player 1 at its limit, (3,0) touches none of its fields
     board.push("2,0")
     board.push("g2,0")              # player 2 takes the middle: its areas join

@@ -14,7 +14,7 @@
   // A side is called by its colour ("Blue"), as the server names it (Game.seat_names); B and T are the rules'.
   Lattice.sideLabel = function sideLabel(seat, view) {
     const c = view && view.colors && view.colors[seat];
-    return c ? Board.seatName(c.name.charAt(0).toUpperCase() + c.name.slice(1))
+    return c ? Board.sideName(c.name.charAt(0).toUpperCase() + c.name.slice(1))
       : SEAT_NAME[seat] || I18n.t("Player {number}", { number: seat });
   };
   // "Blue ball", as the page says

@@ -30,6 +30,7 @@
 
   // ---------------------------------------------------------------- the renderer
   Quadrille.register("lattice", {
+    sides: true, // two sides: their colours are said as sides (QuadrilleBoard.sideName)
     flips: true,
     captured: (state) => !!(state.view.last && state.view.last.captures && state.view.last.captures.length),
     seatLabel: (seat, state) => sideLabel(seat, state && state.view),
@@ -37,7 +38,7 @@
       if (reason === "stuck") return I18n.t("Neither side can move: the side with more pieces on the far level wins.");
       if (reason === "eliminated") {
         const loser = outcome.winners.length ? 3 - outcome.winners[0] : null;
-        return loser ? I18n.t("{side} has no pieces left on the lattice.", { side: Board.seatName(names[loser - 1]) })
+        return loser ? I18n.t("{side} has no pieces left on the lattice.", { side: Board.sideName(names[loser - 1]) })
           : I18n.t("Both sides ran out of pieces.");
       }
       return undefined;
@@ -45,7 +46,7 @@
     scoreText: (outcome, names, state) => {
       const score = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.score;
       return score ? I18n.t("Pieces on the far level: {scores}",
-        { scores: `${Board.seatName(names[0])} ${score[0]} · ${Board.seatName(names[1])} ${score[1]}` }) : "";
+        { scores: `${Board.sideName(names[0])} ${score[0]} · ${Board.sideName(names[1])} ${score[1]}` }) : "";
     },
 
     mount(area, ctx) {

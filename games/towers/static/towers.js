@@ -15,10 +15,11 @@
   const { NAMES, FILES, cellName, pawns } = Towers;
 
   Quadrille.register("towers", {
-    seatLabel: (seat, state) => Board.seatName(state && state.seat_names && state.seat_names[seat - 1]) || NAMES[seat],
+    sides: true, // two sides: their colours are said as sides (QuadrilleBoard.sideName)
+    seatLabel: (seat, state) => Board.sideName(state && state.seat_names && state.seat_names[seat - 1]) || NAMES[seat],
     reasonText(reason, outcome, names) {
       if (reason === "master-captured") {
-        return I18n.t("{player}'s master was captured.", { player: Board.seatName(names[2 - outcome.winners[0]]) });
+        return I18n.t("{player}'s master was captured.", { player: Board.sideName(names[2 - outcome.winners[0]]) });
       }
       if (reason === "draw-passes") return I18n.t("Both players passed twice in a row: four passes draw the game.");
       return undefined;

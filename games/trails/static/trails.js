@@ -52,13 +52,14 @@
   const SIDES = { 1: I18n.t("Blue"), 2: I18n.t("Red") };
 
   Quadrille.register("trails", {
+    sides: true, // two sides: their colours are said as sides (QuadrilleBoard.sideName)
     flips: true,
     captured: (state) => !!(state.view.last_move && state.view.last_move.tower_taken),
-    seatLabel: (seat, state) => Board.seatName(state && state.seat_names && state.seat_names[seat - 1]) || SIDES[seat],
+    seatLabel: (seat, state) => Board.sideName(state && state.seat_names && state.seat_names[seat - 1]) || SIDES[seat],
     // Why the game ended, in plain words: `names` are the seats' names, `outcome` the engine's.
     reasonText(reason, outcome, names, state) {
       const winner = outcome.winners[0];
-      const name = (seat) => Board.seatName(names[seat - 1]);
+      const name = (seat) => Board.sideName(names[seat - 1]);
       const towers = state && state.options ? state.options.towers : null;
       if (reason === "towers") {
         return I18n.n("{player} took {taken} of {count} tower.", "{player} took {taken} of {count} towers.", towers,
@@ -71,7 +72,7 @@
     scoreText: (outcome, names, state) => {
       const taken = outcome.scores && outcome.scores.length ? outcome.scores : state && state.view.taken;
       return taken ? I18n.t("Towers taken: {scores}",
-        { scores: `${Board.seatName(names[0])} ${taken[0]} · ${Board.seatName(names[1])} ${taken[1]}` }) : "";
+        { scores: `${Board.sideName(names[0])} ${taken[0]} · ${Board.sideName(names[1])} ${taken[1]}` }) : "";
     },
 
     mount(area, ctx) {

@@ -118,6 +118,14 @@
     Black: I18n.t("Black"), Grey: I18n.t("Grey"), Rose: I18n.t("Rose"), Green: I18n.t("Green"),
     Cyan: I18n.t("Cyan"), Magenta: I18n.t("Magenta"), White: I18n.t("White"),
   };
+  // The same colours as a side of a two-sided game (Trails, Towers, Lattice): a language may say a side otherwise
+  // than one player of many (Russian: «Синие», like chess' «Белые», but Gamma's player «Синий»).
+  const SIDES = {
+    // TRANSLATORS: a side of a two-sided game, as "White" and "Black" in chess
+    Blue: I18n.p("side", "Blue"), Red: I18n.p("side", "Red"), Orange: I18n.p("side", "Orange"),
+    Yellow: I18n.p("side", "Yellow"), Green: I18n.p("side", "Green"), Cyan: I18n.p("side", "Cyan"),
+    Magenta: I18n.p("side", "Magenta"), White: I18n.p("side", "White"),
+  };
   // each pattern of games/notation.py (tests/platform/test_game_words_i18n.py holds the two lists together)
   const MOVES = [
     [/^(\S+) tower$/, (m) => I18n.t("{cell} tower", { cell: m[1] })],
@@ -135,6 +143,10 @@
     const numbered = /^Player (\d+)$/.exec(name || "");
     return numbered ? I18n.t("Player {number}", { number: numbered[1] }) : name;
   };
+
+  // a side of a two-sided game (the renderer says `sides: true`): "Blue" -> "Синие"
+  Board.sideName = (name) =>
+    (name && Object.prototype.hasOwnProperty.call(SIDES, name) ? SIDES[name] : Board.seatName(name));
 
   Board.moveName = (name) => {
     for (const [pattern, say] of MOVES) {
