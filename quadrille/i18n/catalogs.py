@@ -31,11 +31,11 @@ from babel.messages.pofile import read_po, write_po
 
 from .bundles import bundles, script_group, served_name
 from .languages import DEFAULT, SHIPPED
+from .translations import TRANSLATIONS
 
 log = logging.getLogger("quadrille.i18n")
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-TRANSLATIONS = ROOT / "quadrille" / "translations"
 TEMPLATES = ROOT / "build" / "i18n"
 # The strings known to be untranslated, one `<lang>/<domain>.po: <msgid>` a line: the translators' to-do list.
 # A string that is untranslated and not listed fails the tests (a new string must be translated, or listed on

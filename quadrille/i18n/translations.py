@@ -3,11 +3,13 @@ game's data files: quadrille/catalog.py), and the language of the request at han
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from babel.support import Translations
 
-from .catalogs import TRANSLATIONS
 from .languages import DEFAULT
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"  # quadrille/translations/<lang>/...
 
 SERVER_DOMAINS = ("messages", "games")  # what the server and its templates read (js is the browser's)
 

@@ -18,8 +18,10 @@ PACKAGES = ("quadrille", "games", "ai")   # the first-party code: the server, th
 # match core's split (summary.py asked the service whether a match waited for its start; match.py says it now).
 KNOWN_CIRCLES: list[list[str]] = []
 # Below infra/: leaf modules that every layer may use (an error type, the rules of names, words marked for
-# translation: the error type's reasons), importing only each other.
-FOUNDATION = {"quadrille.errors", "quadrille.names", "quadrille.i18n.words"}
+# translation: the error type's reasons, the engines' kind of them, and the catalogs they are looked up in),
+# importing only each other.
+FOUNDATION = {"quadrille.errors", "quadrille.names", "quadrille.i18n.words", "quadrille.i18n.languages",
+              "quadrille.i18n.translations", "games.reasons"}
 
 
 def first_party_modules() -> dict[str, Path]:
