@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple
 
-from games.reasons import Reason, as_reason, reason_n  # noqa: F401 - the engines' reasons, part of the contract
+from games.reasons import Reason, as_reason, bad_option, reason_n  # noqa: F401 - the engines' reasons, part of the contract
 
 
 # The move limit of a game that does not know its longest real game (`Game.longest` is None): far above any
@@ -87,14 +87,14 @@ class Option:
 
     def accepted(self) -> str:
         if self.kind == "int":
-            return f"an integer from {self.range[0]} to {self.range[1]}"
+            return Reason("an integer from %(low)d to %(high)d", low=self.range[0], high=self.range[1])
         if self.kind == "bool":
-            return "true or false"
+            return Reason("true or false")
         if self.kind == "list":
-            return "a list of distinct items from: " + ", ".join(map(str, self.choices))
+            return Reason("a list of distinct items from: %(choices)s", choices=", ".join(map(str, self.choices)))
         if self.kind == "text":
-            return "a string"
-        return "one of: " + ", ".join(map(str, self.choices))
+            return Reason("a string")
+        return Reason("one of: %(choices)s", choices=", ".join(map(str, self.choices)))
 
     def check(self, name: str, value: Any) -> Any:
         """Return the value if acceptable (a list sorted), else raise ValueError naming the option.
@@ -120,7 +120,7 @@ class Option:
         elif self.kind == "text":
             ok = isinstance(value, str) and len(value) <= 10_000
         if not ok:
-            raise ValueError(f"option {name!r}: got {value!r}, expected {self.accepted()}")
+            raise ValueError(bad_option(name, value, self.accepted()))
         return value
 
     def to_dict(self) -> dict:
@@ -322,7 +322,8 @@ class Game:
         options = dict(options or {})
         unknown = sorted(set(options) - set(self.options))
         if unknown:
-            raise ValueError(f"unknown option {unknown[0]!r}; this game takes: " + ", ".join(sorted(self.options)))
+            raise ValueError(Reason("unknown option %(name)s; this game takes: %(names)s", name=repr(unknown[0]),
+                                    names=", ".join(sorted(self.options))))
         return {name: opt.check(name, options.get(name, opt.default)) for name, opt in self.options.items()}
 
     def new(self, **options) -> Board:

@@ -71,3 +71,17 @@ def as_reason(text) -> Reason:
     """A reason from whatever an engine wrote: a `Reason` as it is; a plain sentence (a fixed one, marked for
     the catalog) as a reason without values."""
     return text if isinstance(text, Reason) else Reason(str(text))
+
+
+def bad_option(name: str, value, accepted) -> Reason:
+    """An option's value refused (the ValueError of `Option.check` and its kin): the option as the API names it,
+    the value as given, and what it accepts (itself a reason, said in the reader's language)."""
+    return Reason("option %(name)s: got %(value)s, expected %(accepted)s", name=repr(name), value=repr(value),
+                  accepted=accepted)
+
+
+def reason_of(error: Exception):
+    """What an engine's ValueError says, kept a `Reason` when it is one (so a door can translate it), else its
+    text."""
+    said = error.args[0] if len(error.args) == 1 else None
+    return said if isinstance(said, Reason) else str(error)

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 
 import games
+from games.reasons import reason_of
 
 from .errors import ServiceError, bad_request
 from .i18n import _l, _ln
@@ -58,7 +59,7 @@ def checked_options(game: games.Game, options) -> dict:
     try:
         return game.normalise(within_form(game, dict(options)))
     except (ValueError, TypeError) as exc:
-        raise bad_request(str(exc), "bad-options")
+        raise bad_request(reason_of(exc), "bad-options")
 
 
 def checked_moves(game: games.Game, options: dict, moves) -> list[str]:

@@ -55,16 +55,18 @@ class Gamma:
     def __init__(self, width: int, height: int, players: int, areas: int, *, undo: bool = True):
         for name, value in (("width", width), ("height", height), ("players", players), ("areas", areas)):
             if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"{name} must be an integer, got {value!r}")
+                raise ValueError(Reason("%(name)s must be an integer, got %(value)s", name=name, value=repr(value)))
             if value < 1:
-                raise ValueError(f"{name} must be positive, got {value}")
+                raise ValueError(Reason("%(name)s must be positive, got %(value)d", name=name, value=value))
             if value > UINT32_MAX:
-                raise ValueError(f"{name} must be at most {UINT32_MAX}, got {value}")
+                raise ValueError(Reason("%(name)s must be at most %(most)d, got %(value)d", name=name,
+                                        most=UINT32_MAX, value=value))
         if width * height > MAX_FIELDS:
-            raise ValueError(f"a {width}x{height} board has {width * height} fields; "
-                             f"at most {MAX_FIELDS} fit in memory")
+            raise ValueError(Reason("a %(width)dx%(height)d board has %(fields)d fields; at most %(most)d fit in "
+                                    "memory", width=width, height=height, fields=width * height, most=MAX_FIELDS))
         if players > MAX_PLAYERS:
-            raise ValueError(f"{players} players is too many; at most {MAX_PLAYERS}")
+            raise ValueError(Reason("%(players)d players is too many; at most %(most)d", players=players,
+                                    most=MAX_PLAYERS))
         self.width = width
         self.height = height
         self.players = players

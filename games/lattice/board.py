@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from games.base import Board, IllegalMove, Option, Outcome, Reason
+from games.base import Board, IllegalMove, Option, Outcome, Reason, bad_option
 from games.lattice.geometry import SIZES, SIDE_NAME, B, T, lattice
 
 # The original's 8 colours, name -> RGB. The rules ignore them; renderers use them.
@@ -48,12 +48,12 @@ class StartOption(Option):
     The position itself is checked against the size when the board is made."""
 
     def accepted(self) -> str:
-        return ('"" (the standard setup) or a position string such as '
-                '"B:Aa1,Bc4*;T:Db3;benchB:6;benchT:7"')
+        return Reason('"" (the standard setup) or a position string such as %(example)s',
+                      example='"B:Aa1,Bc4*;T:Db3;benchB:6;benchT:7"')
 
     def check(self, name, value):
         if not isinstance(value, str) or (value.strip() and not _POS_RE.match(value.strip())):
-            raise ValueError(f"option {name!r}: got {value!r}, expected {self.accepted()}")
+            raise ValueError(bad_option(name, value, self.accepted()))
         return value.strip()
 
 
@@ -94,8 +94,9 @@ class LatticeBoard(Board):
         opts = {name: opt.default for name, opt in OPTIONS.items()}
         opts.update(options or {})
         if opts["color_b"] == opts["color_t"]:
-            raise ValueError(f"options 'color_b' and 'color_t': the two sides cannot share a colour "
-                             f"(both {opts['color_b']!r}); choose two of: " + ", ".join(COLORS))
+            raise ValueError(Reason("options 'color_b' and 'color_t': the two sides cannot share a colour (both "
+                                    "%(colour)s); choose two of: %(colours)s", colour=repr(opts["color_b"]),
+                                    colours=", ".join(COLORS)))
         g = self._g = lattice(opts["size"])
         if opts["start"]:
             try:

@@ -17,6 +17,7 @@ import time
 from typing import Callable
 
 import games
+from games.reasons import reason_of
 
 from .. import pictures
 from ..errors import ServiceError, bad_request
@@ -114,7 +115,7 @@ class AnalysisService:
         try:
             return game, game.normalise(options)
         except (TypeError, ValueError) as exc:
-            raise bad_request(str(exc), "bad-options")
+            raise bad_request(reason_of(exc), "bad-options")
 
 
 def shape(row: AnalysisRow) -> dict:

@@ -27,6 +27,7 @@ from typing import Callable
 from sqlalchemy import func, insert, select, update
 
 import games
+from games.reasons import reason_of
 
 from ..errors import ServiceError, bad_request
 from ..i18n import _l, _ln
@@ -101,7 +102,7 @@ class ChallengeService:
         try:
             options = MatchService.offered_options(game, options)
         except ValueError as exc:
-            raise bad_request(str(exc), "bad-options")
+            raise bad_request(reason_of(exc), "bad-options")
         if not isinstance(rated, bool):
             raise bad_request(_l("rated must be true or false."), "bad-rated")
         if rated and len(invitees) > 1:

@@ -25,7 +25,7 @@ from typing import Callable
 
 import games
 from ai import analysis
-from games.reasons import as_reason
+from games.reasons import as_reason, reason_of
 
 from ..i18n.words import _l
 
@@ -92,7 +92,7 @@ def step(request: dict, stop: Callable[[], bool]) -> dict:
     except games.IllegalMove as exc:
         return refused("illegal-move", exc.reason)
     except (TypeError, ValueError) as exc:
-        return refused("bad-options", str(exc))
+        return refused("bad-options", reason_of(exc))
     if request["kind"] == "evaluate":
         found = analysis.evaluate(board, max_nodes=request.get("max_nodes"), stop=stop)
         return {"score": found.score, "scores": {str(seat): score for seat, score in found.scores.items()},

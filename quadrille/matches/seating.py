@@ -13,6 +13,7 @@ import time
 
 import games
 from games import IllegalMove
+from games.reasons import reason_of
 
 from .. import names
 from ..errors import ServiceError, bad_request
@@ -44,7 +45,7 @@ def create(core: MatchCore, game_name, options=None, mode="online", seats=None, 
     try:
         board = game.new(**within_form(game, options or {}))
     except ValueError as exc:
-        raise bad_request(str(exc), "bad-options")
+        raise bad_request(reason_of(exc), "bad-options")
     by_account = token is not None  # only an account's seat key is given here (holders.py)
     player = names.seat_name(player, None if by_account else core.looks_like_account)
     name = clean_name(name)

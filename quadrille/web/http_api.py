@@ -4,6 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request
 
 import games
+from games.reasons import reason_of
 
 from ..catalog import describe, installed_games
 from ..errors import ServiceError, bad_request
@@ -86,7 +87,7 @@ def check_options(name):
     try:
         options = game.normalise(options)
     except ValueError as exc:
-        raise bad_request(str(exc), "bad-options")
+        raise bad_request(reason_of(exc), "bad-options")
     return jsonify({"ok": True, "options": options, "warnings": game.warnings(options)})
 
 

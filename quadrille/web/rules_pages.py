@@ -9,6 +9,7 @@ from flask import Blueprint, Response, render_template, request
 from markupsafe import Markup
 
 import games
+from games.reasons import reason_of
 
 from .. import catalog, pictures, tutorials
 from ..catalog import computer_levels
@@ -45,7 +46,7 @@ def preview_svg(name):
     try:
         svg = pictures.preview(name, options)
     except ValueError as exc:
-        raise bad_request(str(exc), "bad-options")
+        raise bad_request(reason_of(exc), "bad-options")
     return Response(str(svg), mimetype="image/svg+xml")  # cached on the server, per options (pictures.preview)
 
 

@@ -280,3 +280,27 @@ def test_the_browser_s_catalog_says_a_side_and_a_player_apart():
         assert "sides: true" in (ROOT / f"games/{game}/static/{game}.js").read_text(encoding="utf-8")
     pl = catalogs.script_catalog(catalogs.read("pl", "js"), "pl")["messages"]
     assert pl["side\x04Blue"] == pl["Blue"] == "Niebieski"  # Polish says both alike
+
+
+# Options refused by an engine (`Game.normalise`, an `Option`'s check, a game's own limits): the new-game dialog
+# and the API show the reason, so it is translated too, with what the option accepts said inside it.
+BAD_OPTIONS = [
+    ("trails", {"size": 99}, "pl", "opcja 'size': podano 99, a oczekiwano: liczbę całkowitą od 3 do 25"),
+    ("trails", {"colour": 1}, "ru", "неизвестный параметр 'colour'; эта игра принимает: distance, size, towers"),
+    ("lattice", {"start": "nowhere"}, "de", "Option 'start': 'nowhere' ist nicht erlaubt, erwartet wird \"\" (die "
+     "Grundstellung) oder eine Stellung als Text"),
+]
+
+
+@pytest.mark.parametrize("game, options, lang, said", BAD_OPTIONS)
+def test_refused_options_are_said_in_the_reader_s_language(client, game, options, lang, said):
+    english = client.post(f"/api/games/{game}/check", json={"options": options})
+    answer = client.post(f"/api/games/{game}/check?lang={lang}", json={"options": options})
+    assert english.status_code == answer.status_code == 400
+    assert english.json["error"] == answer.json["error"] == "bad-options"
+    assert answer.json["reason"].startswith(said), answer.json["reason"]
+    with pytest.raises(ValueError) as refused:
+        games.get(game).normalise(options)
+    assert english.json["reason"] == str(refused.value)  # English is the engine's own sentence
+    made = client.post(f"/api/matches?lang={lang}", json={"game": game, "options": options, "mode": "local"})
+    assert made.status_code == 400 and made.json["reason"] == answer.json["reason"]
