@@ -305,9 +305,10 @@ class Game:
     names: Callable[[dict], list] | None = None
     # whether the rules know a drawn game (a result with no winner): a draw may then be agreed or claimed
     draws: bool = False
-    # optional callable(board) -> list[str]: each move of `board.moves` named for people, the same for every
-    # viewer (cell names whose coordinates the renderer draws on the board: games/notation.py); see move_names
-    notation: Callable[[Board], list] | None = None
+    # optional callable(board, start=0) -> list[str]: each move of `board.moves[start:]` named for people, the
+    # same for every viewer (cell names whose coordinates the renderer draws on the board: games/notation.py); a
+    # move's name may depend on the moves before it, never on those after; see move_names
+    notation: Callable[..., list] | None = None
 
     def normalise(self, options: dict | None) -> dict:
         """Validate options; fill defaults. ValueError names the option and accepted values.
@@ -373,10 +374,11 @@ class Game:
         return [name for name, option in self.options.items()
                 if (option.changes_start or option.import_only) and opts[name] != option.default]
 
-    def move_names(self, board: Board) -> list[str]:
-        """The moves of `board` as people read them ("c2→c3", "f7"), one per entry of `board.moves`: the same
-        words for every player and spectator, whichever side they see the board from. Without `notation`, the
-        move strings themselves. The API and the records keep the move strings.
+    def move_names(self, board: Board, start: int = 0) -> list[str]:
+        """The moves of `board` as people read them ("c2→c3", "f7"), one per entry of `board.moves[start:]`: the
+        same words for every player and spectator, whichever side they see the board from. Without `notation`,
+        the move strings themselves. The API and the records keep the move strings. `start`: name only the moves
+        from that one on (a caller that kept the names of the earlier ones: they never change).
 
             >>> import games
             >>> board = games.get("trails").new(size=5)
@@ -384,7 +386,9 @@ class Game:
             >>> games.get("trails").move_names(board)          # the cell each trail reached
             ['a4', 'd1']
         """
-        return list(self.notation(board)) if self.notation else list(board.moves)
+        if self.notation is None:
+            return board.moves[start:]
+        return list(self.notation(board, start) if start else self.notation(board))
 
     def warnings(self, options: dict | None) -> list[str]:
         """Sentences for the new-game dialog about these options (from `notes`); [] when there is nothing to say.

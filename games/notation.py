@@ -3,7 +3,9 @@ coordinates the renderers draw along the board's edges, so that a name can be re
 
 Files are letters from the first seat's left (a, b, ... z, then aa, ab, ...), ranks numbers from the first
 seat's bottom row (1, 2, ...). The API and the records keep their move strings; these names are only shown.
-Pure functions of a board or of a move string: no I/O.
+Pure functions of a board or of a move string: no I/O. Each `*_names(board, start)` names the moves from the
+`start`-th on only: a move's name depends on the moves before it and never on those after, so a caller that keeps
+the names of a line names only its new moves (quadrille/matches/naming.py).
 """
 from __future__ import annotations
 
@@ -31,10 +33,11 @@ def cell_name(column: int, rank: int) -> str:
 
 # -- Trails and Towers: the cell a trail's move reached (rows run down from Blue's corner: rank = N - row) ---------
 
-def trails_names(board) -> list[str]:
-    """Each move of a Trails board as the cell its trail reached ("c11"), "… tower" when it took one."""
+def trails_names(board, start: int = 0) -> list[str]:
+    """Each move of a Trails board from the `start`-th on as the cell its trail reached ("c11"), "… tower" when it
+    took one."""
     n = board.size
-    return [_trails_name(column, n - row, took) for row, column, took in board.targets()]
+    return [_trails_name(column, n - row, took) for row, column, took in board.targets(start)]
 
 
 @lru_cache(maxsize=65536)
@@ -59,8 +62,8 @@ def towers_name(move: str, size: int) -> str:
     return move
 
 
-def towers_names(board) -> list[str]:
-    return [towers_name(move, board.size) for move in board.moves]
+def towers_names(board, start: int = 0) -> list[str]:
+    return [towers_name(move, board.size) for move in board.moves[start:]]
 
 
 # -- Lattice Checkers: the rules' node names (x letter, y letter, level) ------------------------------------------
@@ -75,8 +78,8 @@ def lattice_name(move: str) -> str:
     return "→".join(move.split("-"))
 
 
-def lattice_names(board) -> list[str]:
-    return [lattice_name(move) for move in board.moves]
+def lattice_names(board, start: int = 0) -> list[str]:
+    return [lattice_name(move) for move in board.moves[start:]]
 
 
 # -- Gamma: x,y (y = 0 the bottom row), gx,y a golden move, skip ---------------------------------------------------
@@ -94,5 +97,5 @@ def gamma_name(move: str) -> str:
     return cell_name(int(x), int(y) + 1) + (" golden" if golden else "")
 
 
-def gamma_names(board) -> list[str]:
-    return [gamma_name(move) for move in board.moves]
+def gamma_names(board, start: int = 0) -> list[str]:
+    return [gamma_name(move) for move in board.moves[start:]]

@@ -36,6 +36,7 @@ from .infra.leases import MemoryLeases, RedisLeases
 from .infra.limits import Audiences, Budgets
 from .infra.presence import MemoryPresence
 from .infra.redis_presence import RedisPresence
+from .infra.room_index import IndexedManager
 from .matches.store import Storage
 from .infra.timers import MemoryTimers, RedisTimers
 from .matches import ENDED, REMATCH, MatchService
@@ -126,6 +127,8 @@ def create_app(config: dict | None = None) -> Flask:
         # redis-py's default cap of 100 connections, which a burst of broadcasts under gevent can reach.
         queue_options = {"client_manager": RoomAwareRedisManager(
             queue, channel=f"{config['CLUSTER_PREFIX']}socketio", redis_options={"max_connections": 1000})}
+    else:  # a leaving socket leaves its own rooms, not a test of every room (infra/room_index.py)
+        queue_options = {"client_manager": IndexedManager()}
     socketio = LeanSocketIO(app, async_mode=config["ASYNC_MODE"],
                         max_http_buffer_size=config["SOCKET_MAX_BYTES"], message_queue=queue,
                         serializer=PlainJsonPacket, logger=False, engineio_logger=False, **queue_options)

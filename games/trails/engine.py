@@ -416,9 +416,10 @@ class TrailsBoard(Board):
         r, c = self._rc[i]
         return cell_name(c, self.size - r)
 
-    def targets(self) -> list[tuple[int, int, bool]]:
-        """(row, column, tower taken) of the cell each move so far reached, in order (for games.notation)."""
-        return [(*self._rc[claimed[-1]], took) for _, _, claimed, took, *_ in self._undo]
+    def targets(self, start: int = 0) -> list[tuple[int, int, bool]]:
+        """(row, column, tower taken) of the cell each move so far reached, in order, from the `start`-th move on
+        (for games.notation)."""
+        return [(*self._rc[claimed[-1]], took) for _, _, claimed, took, *_ in self._undo[start:]]
 
 
 def _notes(options: dict) -> list[str]:

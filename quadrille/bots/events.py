@@ -57,7 +57,9 @@ class BotEvents:
         if kind is not None:
             self.hub.publish(account_topic(account_id), {"type": kind, "challenge": challenge})
 
-    def on_ended(self, match_id: str, _payload: dict) -> None:
+    def on_ended(self, match_id: str, payload: dict) -> None:
+        if not payload.get("accounts", True):
+            return  # no account holds a seat (the match core's `accounts`): no stream to tell, nothing read
         self.spawn(self._game_event, "gameFinish", match_id, None)
 
     def on_rematch(self, _match_id: str, payload: dict) -> None:

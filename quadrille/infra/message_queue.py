@@ -41,13 +41,15 @@ from typing import Callable
 
 import socketio
 
+from .room_index import RoomIndex
+
 log = logging.getLogger("quadrille.message_queue")
 
 SEPARATOR = b"\n"  # never inside a JSON document that json.dumps wrote (it escapes newlines in strings)
 AUDIENCE = "audience"  # the method of the message that says a room's audience grew (its room: the hash's key)
 
 
-class RoomAwareRedisManager(socketio.RedisManager):
+class RoomAwareRedisManager(RoomIndex, socketio.RedisManager):
     name = "redis"
     # room -> the Redis hash whose fields name the processes with a client in that room, or None (always published)
     audience_of: Callable[[str], str | None] | None = None

@@ -23,6 +23,7 @@ from ..errors import ServiceError
 from ..i18n.words import Words, _l
 from .store import MatchRow
 from ..infra.tokens import seats_held
+from .naming import MoveNames
 from .offers import Offers
 
 MODES = ("online", "local", "ai")
@@ -73,6 +74,7 @@ class Match:
     endings: list = field(default_factory=list)     # an ending recorded, not yet told to the bus (core.publish)
     # The outcome, computed once per change (events.py and checkpoint.py forget it): every STATE asks it often.
     known_outcome: object = field(default=_UNKNOWN, repr=False)
+    named: MoveNames = field(default_factory=MoveNames, repr=False)  # the STATE's move names, kept (naming.py)
 
     @property
     def id(self) -> str:

@@ -20,6 +20,7 @@ def build(core, match: Match) -> dict:
     turn = match.turn()
     game = games.get(match.row.game)
     abortable = is_abortable(match)
+    moves = board.moves
     return {
         "match": match.id, "game": match.row.game,
         "title": game.title,
@@ -29,8 +30,8 @@ def build(core, match: Match) -> dict:
         "turn": turn,
         "legal": board.legal_moves() if turn is not None else [],
         "view": board.view(),
-        "moves": list(board.moves),
-        "move_names": game.move_names(board),  # the same words for every viewer (games/notation.py)
+        "moves": list(moves),
+        "move_names": match.named.of(game, board, moves),  # the same words for every viewer (games/notation.py)
         "movers": list(match.move_seats),
         "outcome": match.outcome(),
         "started": match.begun(),

@@ -115,12 +115,16 @@ class FrameWriter:
         finally:
             self.busy = False
 
-    def send_at_once(self, message: str | bytes) -> bool | None:
-        """True: the frame was written whole. None: its start was written and the rest is pending (queue FLUSH
-        for the writer). False: nothing was written (a frame is on its way, or the client's buffer is full)."""
+    def send_at_once(self, *messages: str | bytes) -> bool | None:
+        """Write the messages' frames in one system call. True: written whole. None: their start was written and
+        the rest is pending (queue FLUSH for the writer). False: nothing was written (a frame is on its way, or
+        the client's buffer is full)."""
         if self.busy or self.pending is not None or not self._connected():
             return False
-        data = frame(message, self.deflate_bits)
+        if len(messages) == 1:
+            data = frame(messages[0], self.deflate_bits)
+        else:
+            data = b"".join(frame(message, self.deflate_bits) for message in messages)
         try:
             sent = self._raw.send(data)
         except (BlockingIOError, InterruptedError):

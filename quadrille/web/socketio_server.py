@@ -16,7 +16,9 @@
   socket waits behind itself instead of in front of every other socket. No task per event is cheaper too.
 - Acknowledgements from clients are ignored quietly: the server never asks for one. A packet with binary
   attachments (the pages never send one) is answered `bad-request` at once, never held waiting for them.
-- What the server sends: a broadcast is framed once for all its receivers (web/frames.py), and a socket whose
+- What the server sends: what an event's own handling sends to its socket (the STATE of the move it made, then
+  its acknowledgement) leaves in one write when the handler is done, one system call and one wake-up of the
+  client instead of one each; a broadcast is framed once for all its receivers (web/frames.py), and a socket whose
   unsent messages pass `send_queue_limit` (a client that does not read) is disconnected and its connection cut,
   instead of its queue growing without end. When a WebSocket session ends, its connection is shut at once: a
   client that stopped reading (or answering pings) holds nothing once Engine.IO let it go.
@@ -67,6 +69,7 @@ class GuardedServer(socketio.Server):
     send_queue_limit: int | None = None  # messages waiting to be sent to one socket, at most
     _last_broadcast = None  # the Engine.IO packet of the broadcast under way, framed once for all its receivers
     _broadcast_until = 0.0  # until when that broadcast writes to its receivers itself
+    _held: dict  # eio_sid -> [(packet, at_once)]: sent to a socket while its own event is handled (harden sets it)
 
     # -- packets -------------------------------------------------------------------------------------
     def _handle_eio_message(self, eio_sid, data):
@@ -116,7 +119,11 @@ class GuardedServer(socketio.Server):
             if id is not None:
                 self._answer(eio_sid, namespace, id, answer)
             return
-        self._handle_event_internal(self, sid, eio_sid, data, namespace, id)
+        self._held[eio_sid] = []  # what is sent to this socket meanwhile goes out with the acknowledgement
+        try:
+            self._handle_event_internal(self, sid, eio_sid, data, namespace, id)
+        finally:
+            self._release(eio_sid)
 
     def _check_shape(self, namespace: str, data) -> dict | None:
         if not isinstance(data, list) or not data or not isinstance(data[0], str) or len(data) > 2:
@@ -160,27 +167,42 @@ class GuardedServer(socketio.Server):
             self._deliver(eio_sid, eio_packet.Packet(eio_packet.MESSAGE, text))
 
     def _deliver(self, eio_sid, eio_pkt, at_once: bool = True) -> None:
-        """Send a packet to one socket: at once over its WebSocket when nothing else waits to go to it (no queue,
-        no writer to wake), else through its queue, which may hold `send_queue_limit` packets at most. A socket
-        with packets waiting gets every later one through its queue too, so packets never overtake each other."""
+        """Send a packet to one socket, or hold it while that socket's own event is handled (`_release`)."""
+        held = self._held.get(eio_sid)
+        if held is not None:
+            held.append((eio_pkt, at_once))
+            return
+        self._write(eio_sid, [eio_pkt], at_once)
+
+    def _release(self, eio_sid) -> None:
+        """The socket's event was handled: what was held for it leaves in order, in one write when it can."""
+        held = self._held.pop(eio_sid, None)
+        if held:
+            self._write(eio_sid, [pkt for pkt, _ in held], at_once=all(at_once for _, at_once in held))
+
+    def _write(self, eio_sid, packets: list, at_once: bool) -> None:
+        """Send packets to one socket: at once over its WebSocket, in one system call, when nothing else waits to
+        go to it (no queue, no writer to wake), else through its queue, which may hold `send_queue_limit`
+        packets at most. A socket with packets waiting gets every later one through its queue too, so packets
+        never overtake each other."""
         session = self.eio.sockets.get(eio_sid)
         if session is None or session.closed or not session.check_ping_timeout():
             return  # gone, or found gone now (a client that stopped answering pings: the session closed)
-        waiting = session.queue.qsize()
-        if at_once and not waiting and session.upgraded and not eio_pkt.binary:
+        if at_once and not session.queue.qsize() and session.upgraded and not any(p.binary for p in packets):
             websocket = (self.environ.get(eio_sid) or {}).get("quadrille.websocket")
             writer = websocket._writer if websocket is not None else None
             if writer is not None:
-                written = writer.send_at_once(eio_pkt.encode())
+                written = writer.send_at_once(*[pkt.encode() for pkt in packets])
                 if written:
                     return
                 if written is None:  # begun: the writer sends the rest before anything else
                     session.send(_flush_packet())
                     return
-        if self.send_queue_limit is not None and waiting >= self.send_queue_limit:
-            self._drop_lagging(eio_sid, session)
-            return
-        session.send(eio_pkt)
+        for pkt in packets:
+            if self.send_queue_limit is not None and session.queue.qsize() >= self.send_queue_limit:
+                self._drop_lagging(eio_sid, session)
+                return
+            session.send(pkt)
 
     def _drop_lagging(self, eio_sid, session) -> None:
         """A client that does not read what it is sent: its waiting messages are dropped, its session closed and
@@ -273,6 +295,7 @@ def harden(server: socketio.Server, gate: Callable[[str, str | None], dict | Non
         server.eio._async = {**server.eio._async, "websocket": _checked_websockets(server.eio._async["websocket"])}
     server.eio.on("message", server._handle_eio_message)
     server.eio.on("disconnect", server._handle_eio_disconnect)
+    server._held = {}  # eio_sid -> [(packet, at_once)] sent to a socket while its own event is handled
     server.gate = gate
     server.should_close = should_close
     server.send_queue_limit = send_queue_limit

@@ -86,3 +86,14 @@ def test_two_processes_hubs_hear_each_other_through_redis(redis_url):
     finally:
         for hub in hubs:
             hub.close()
+
+
+def test_an_ending_is_looked_into_only_where_an_account_holds_a_seat():
+    from quadrille.bots.events import BotEvents
+    spawned = []
+    events = BotEvents(MemoryHub(), accounts=None, ratings=None, spawn=lambda *args: spawned.append(args))
+    events.on_ended("guests", {"outcome": {}, "accounts": []})  # every guest's game: no read of who played
+    assert spawned == []
+    events.on_ended("members", {"outcome": {}, "accounts": [1]})
+    events.on_ended("unknown", {})  # a payload that does not say: looked into, as before
+    assert [args[1:] for args in spawned] == [("gameFinish", "members", None), ("gameFinish", "unknown", None)]
