@@ -13,6 +13,7 @@ import requests
 from scripts.services.chromium import CHROMIUM, CHROMIUM_ARGS, launch  # noqa: F401  (CHROMIUM*: for modules)
 from tests.support.paths import ROOT
 from tests.support.servers import ServerProcess
+from tests.support.waiting import wait_until
 
 OUTPUT = ROOT / "test-output"
 
@@ -86,6 +87,17 @@ def wait_version(page, version):
 def wait_seats(page, seats):
     """Wait until the page knows it holds these seats ("1", "2", "1,2", or "" for a spectator)."""
     page.wait_for_function("s => document.getElementById('match').dataset.seats === s", arg=seats)
+
+
+def my_turn_or_end(server, page, match):
+    """The server's STATE once it is the person's turn (seat 1) or the game is over, drawn by the page: the
+    computer has answered."""
+    def answered():
+        state = api_state(server, match)
+        return state if state["outcome"] is not None or state["turn"] == 1 else None
+    state = wait_until(answered, 30, "the computer's answer", interval=0.05)
+    wait_version(page, state["version"])
+    return state
 
 
 # -- the lobby ----------------------------------------------------------------------------------------------

@@ -8,9 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.axe import serious_violations
-from tests.browser.conftest import api_state, confirm, lobby_start, match_id, result_title, wait_version
+from tests.browser.conftest import api_state, confirm, lobby_start, match_id, my_turn_or_end, result_title
 from tests.browser.test_accessibility import overflow, small_controls
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +23,6 @@ OPTIONS = {"width": 3, "height": 3, "players": 2, "areas": 2}
 def cell(move):
     x, y = move.split(",")
     return f'.gamma-board .cell[data-x="{x}"][data-y="{y}"]'
-
-
-def my_turn_or_end(server, page, match):
-    """The server's STATE once it is the person's turn (seat 1) or the game is over, drawn by the page."""
-    def answered():
-        state = api_state(server, match)
-        return state if state["outcome"] is not None or state["turn"] == 1 else None
-    state = wait_until(answered, 30, "the computer's answer", interval=0.1)
-    wait_version(page, state["version"])
-    return state
 
 
 def in_view(page, selector) -> bool:

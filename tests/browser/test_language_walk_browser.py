@@ -18,8 +18,7 @@ from quadrille.i18n import SHIPPED
 from quadrille.i18n.catalogs import read
 from quadrille.i18n.translations import for_language
 from tests.browser.axe import serious_violations
-from tests.browser.conftest import api_state, lobby_start, match_id, wait_seats, wait_version
-from tests.support.waiting import wait_until
+from tests.browser.conftest import lobby_start, match_id, my_turn_or_end, wait_seats
 
 pytestmark = pytest.mark.browser
 
@@ -124,16 +123,6 @@ def a_lesson(phone, server, shoot, lang):
     wide_and_narrow(phone, shoot, "lesson-end", "#lesson-end .button")
 
 
-def computer_answered(server, page, match):
-    """The server's STATE once it is the person's turn or the game is over, drawn by the page."""
-    def answered():
-        state = api_state(server, match)
-        return state if state["outcome"] is not None or state["turn"] == 1 else None
-    state = wait_until(answered, 20, "the computer's answer", interval=0.05)
-    wait_version(page, state["version"])
-    return state
-
-
 def a_game_against_the_computer(page, server, shoot, lang):
     """Gamma on a 2x2 board against level 1, from the lobby, to the result screen: take a field while one is
     open, then skip (the golden move kept), until everybody has skipped in a row."""
@@ -141,7 +130,7 @@ def a_game_against_the_computer(page, server, shoot, lang):
     assert html_lang(page) == lang
     match = match_id(page)
     wait_seats(page, "1")  # the page knows the seat is its own: a click before that is a spectator's
-    state = computer_answered(server, page, match)
+    state = my_turn_or_end(server, page, match)
     for _ in range(12):
         if state["outcome"] is not None:
             break
@@ -153,7 +142,7 @@ def a_game_against_the_computer(page, server, shoot, lang):
             page.click("#gamma-skip")
         page.wait_for_function("v => Number(document.getElementById('match').dataset.version) > v",
                                arg=state["version"])
-        state = computer_answered(server, page, match)
+        state = my_turn_or_end(server, page, match)
     assert state["outcome"] is not None, state["moves"]
     page.wait_for_selector("#result:not([hidden])")
     titles = {script_says(lang, t) for t in ("You won", "You lost", "Draw", "You share the win")}
