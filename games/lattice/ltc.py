@@ -22,6 +22,7 @@ import re
 
 from games.lattice.board import COLORS, LatticeBoard, _pos_string
 from games.lattice.geometry import SIZES, lattice
+from games.reasons import Reason
 from games.savefiles import check_size
 
 # The largest real save: a 333 lattice (36 pieces a side) with every piece written at its longest, parked on
@@ -85,15 +86,24 @@ def _tokens(text: str):
                 pos = end + len(_CLOSE_CHECKER)
 
 
+def _not_a_colour(what: str, value: str) -> Reason:
+    return Reason("%(tag)s: %(value)s is not a colour r,g,b,a", tag=what, value=repr(_short(value)))
+
+
+def _checker(body: str) -> str:
+    """A <checker> element, quoted (cut when long) in an error message."""
+    return f"<checker>{_short(body)}</checker>"
+
+
 def _colour(value: str | None, default: str, what: str) -> str:
     if value is None:
         return default
     try:
         rgba = [float(c) for c in value.split(",")]
     except ValueError:
-        raise ValueError(f"{what}: {_short(value)!r} is not a colour r,g,b,a") from None
+        raise ValueError(_not_a_colour(what, value)) from None
     if len(rgba) not in (3, 4):
-        raise ValueError(f"{what}: {_short(value)!r} is not a colour r,g,b,a")
+        raise ValueError(_not_a_colour(what, value))
     return min(COLORS, key=lambda name: sum((a - b) ** 2 for a, b in zip(COLORS[name], rgba[:3])))
 
 
@@ -104,21 +114,22 @@ def parse(text: str) -> dict:
     ``games.get("lattice").new(**options)``. A file over ``MAX_BYTES`` is refused before it is read; the
     reading takes linear time on any text.
     """
-    check_size(text, MAX_BYTES, "Lattice Checkers")
+    check_size(text, MAX_BYTES, Reason("Lattice Checkers"))
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError:
-            raise ValueError("not an .ltc file: it is not UTF-8 text") from None
+            raise ValueError(Reason("not an .ltc file: it is not UTF-8 text")) from None
     if not isinstance(text, str):
-        raise ValueError("an .ltc file is text")
+        raise ValueError(Reason("an .ltc file is text"))
     dim = _tag(text, "dimension")
     if dim is None:
-        raise ValueError("not an .ltc file: no <dimension> tag")
+        raise ValueError(Reason("not an .ltc file: no <dimension> tag"))
     size = "".join(p.strip() for p in dim.split(","))
     if size not in SIZES:
-        raise ValueError(f"<dimension>{_short(dim)}</dimension>: the lattice sizes are " + ", ".join(
-            ",".join(s) for s in SIZES))
+        tag = f"<dimension>{_short(dim)}</dimension>"
+        raise ValueError(Reason("%(tag)s: the lattice sizes are %(sizes)s", tag=tag,
+                                sizes=", ".join(",".join(s) for s in SIZES)))
     g = lattice(size)
 
     first_tag = _tag(text, "firstMove")
@@ -127,7 +138,8 @@ def parse(text: str) -> dict:
     elif first_tag in ("my", "ai"):
         first = 1 if first_tag == "my" else 2
     else:
-        raise ValueError(f"<firstMove>{_short(first_tag)}</firstMove>: expected 'my' or 'ai'")
+        tag = f"<firstMove>{_short(first_tag)}</firstMove>"
+        raise ValueError(Reason("%(tag)s: expected 'my' or 'ai'", tag=tag))
 
     color_b = _colour(_tag(text, "mycolor"), "blue", "<mycolor>")
     color_t = _colour(_tag(text, "aicolor"), "red", "<aicolor>")
@@ -145,27 +157,27 @@ def parse(text: str) -> dict:
                 seen[section] = True
             continue
         if section is None:
-            raise ValueError(f"<checker>{_short(body)}</checker> outside <mycheckers> and <aicheckers>")
+            raise ValueError(Reason("%(tag)s outside <mycheckers> and <aicheckers>", tag=_checker(body)))
         fields = [f.strip() for f in body.split(",")]
         if len(fields) != 4 or fields[3].lower() not in ("true", "false"):
-            raise ValueError(f"<checker>{_short(body)}</checker>: expected x,y,z,isStar")
+            raise ValueError(Reason("%(tag)s: expected x,y,z,isStar", tag=_checker(body)))
         try:
             x, y, z = (int(float(f)) if float(f).is_integer() else None for f in fields[:3])
         except ValueError:
-            raise ValueError(f"<checker>{_short(body)}</checker>: coordinates must be numbers") from None
+            raise ValueError(Reason("%(tag)s: coordinates must be numbers", tag=_checker(body))) from None
         if None in (x, y, z):
-            raise ValueError(f"<checker>{_short(body)}</checker>: coordinates must be integers")
+            raise ValueError(Reason("%(tag)s: coordinates must be integers", tag=_checker(body)))
         n = g.from_world(x, y, z)
         if n is None:
             bench[section] += 1                      # off the lattice: a captured piece
             continue
         if cells[n]:
-            raise ValueError(f"<checker>{_short(body)}</checker>: two pieces on node {g.label[n]}")
+            raise ValueError(Reason("%(tag)s: two pieces on node %(node)s", tag=_checker(body), node=g.label[n]))
         star = fields[3].lower() == "true"
         cells[n] = (1 if section == 1 else -1) * (2 if star else 1)
     for side, tag in ((1, "<mycheckers>"), (2, "<aicheckers>")):
         if not seen[side]:
-            raise ValueError(f"not an .ltc file: no {tag} list")
+            raise ValueError(Reason("not an .ltc file: no %(tag)s list", tag=tag))
 
     def _int(name):
         v = _tag(text, name)

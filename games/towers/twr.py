@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from games.base import IllegalMove, Outcome
+from games.reasons import Reason, reason_n, reason_of
 from games.savefiles import check_size
 from games.towers.core import FORM_SIZES, RULE_ORDER, RULES, TowersBoard
 
@@ -40,7 +41,8 @@ PLAYER_CLASSES = ("Human", "Network", "AI-1", "Alpha-Beta", "Alpha-Beta TXT", "S
 
 
 class TwrError(ValueError):
-    """A .twr text that cannot be read, or whose game Quadrille's rules refuse."""
+    """A .twr text that cannot be read, or whose game Quadrille's rules refuse: its argument is a `Reason`
+    (games/reasons.py), the English sentence that a door says in the reader's language."""
 
 
 class Symbol(str):
@@ -81,7 +83,7 @@ def _string(text: str, pos: int) -> tuple[str, int]:
     out = []
     while True:
         if pos >= n:
-            raise TwrError("unexpected end of file inside a string")
+            raise TwrError(Reason("unexpected end of file inside a string"))
         c = text[pos]
         if c == '"':
             return "".join(out), pos + 1
@@ -90,7 +92,7 @@ def _string(text: str, pos: int) -> tuple[str, int]:
             pos += 1
             continue
         if pos + 1 >= n:
-            raise TwrError("unexpected end of file inside a string")
+            raise TwrError(Reason("unexpected end of file inside a string"))
         e = text[pos + 1]
         if e in _ESCAPES:
             out.append(_ESCAPES[e])
@@ -102,7 +104,7 @@ def _string(text: str, pos: int) -> tuple[str, int]:
                 j += 1
             code = int(text[pos + 2:j], 16) if j > pos + 2 else -1
             if not 0 <= code <= 0x10FFFF:
-                raise TwrError(f"at character {pos}: bad escape in a string")
+                raise TwrError(Reason("at character %(pos)d: bad escape in a string", pos=pos))
             out.append(chr(code))
             pos = j
             if e == "x" and pos < n and text[pos] == ";":
@@ -110,7 +112,8 @@ def _string(text: str, pos: int) -> tuple[str, int]:
         elif e == "\n":
             pos += 2
         else:
-            raise TwrError(f"at character {pos}: unknown escape \\{e} in a string")
+            raise TwrError(Reason("at character %(pos)d: unknown escape %(escape)s in a string", pos=pos,
+                                  escape="\\" + e))
 
 
 def _atom(tok: str):
@@ -134,8 +137,8 @@ def parse(text: str):
     own, not Python's, so it takes linear time on any text, and refuses lists nested deeper than `MAX_DEPTH`
     (a .twr game nests them 4 deep) with a TwrError, never a RecursionError."""
     if not isinstance(text, str):
-        raise TwrError("a .twr file is text")
-    check_size(text, MAX_BYTES, "Towers")
+        raise TwrError(Reason("a .twr file is text"))
+    check_size(text, MAX_BYTES, Reason("Towers"))
     n = len(text)
     pos = 0
     stack: list[tuple[list, str, str]] = []   # the lists being read: (items, opening bracket, closing bracket)
@@ -144,29 +147,31 @@ def parse(text: str):
         pos = _skip(text, pos)
         if stack and not quoted:
             if pos >= n:
-                raise TwrError(f"unexpected end of file: a list is not closed with {stack[-1][2]!r}")
+                raise TwrError(Reason("unexpected end of file: a list is not closed with %(bracket)s",
+                                      bracket=repr(stack[-1][2])))
             c = text[pos]
             if c in ")]":
                 items, opening, close = stack.pop()
                 if c != close:
-                    raise TwrError(f"at character {pos}: {c!r} closes a list opened with {opening!r}")
+                    raise TwrError(Reason("at character %(pos)d: %(bracket)s closes a list opened with "
+                                          "%(opening)s", pos=pos, bracket=repr(c), opening=repr(opening)))
                 pos += 1
                 value = items
             else:
                 value = None
         else:
             if pos >= n:
-                raise TwrError("unexpected end of file")
+                raise TwrError(Reason("unexpected end of file"))
             c = text[pos]
             if c in ")]":
-                raise TwrError(f"at character {pos}: unexpected {c!r}")
+                raise TwrError(Reason("at character %(pos)d: unexpected %(bracket)s", pos=pos, bracket=repr(c)))
             value = None
         if value is None:
             quoted = False
             if c in "([":
                 if len(stack) >= MAX_DEPTH:
-                    raise TwrError(f"at character {pos}: lists nested more than {MAX_DEPTH} deep "
-                                   f"(a .twr game nests them 4 deep)")
+                    raise TwrError(Reason("at character %(pos)d: lists nested more than %(depth)d deep (a .twr game "
+                                          "nests them 4 deep)", pos=pos, depth=MAX_DEPTH))
                 stack.append(([], c, _CLOSE[c]))
                 pos += 1
                 continue
@@ -186,7 +191,7 @@ def parse(text: str):
             continue
         pos = _skip(text, pos)
         if pos != n:
-            raise TwrError(f"at character {pos}: unexpected text after the game")
+            raise TwrError(Reason("at character %(pos)d: unexpected text after the game", pos=pos))
         return value
 
 
@@ -328,89 +333,106 @@ def _action(board: TowersBoard, a) -> str:
             k = a[1]
             if isinstance(k, int) and not isinstance(k, bool) and k >= 0:
                 return f"i{k}"
-    raise TwrError(f"{_shown(a)} is not a Towers action (move, import or end)")
+    raise TwrError(Reason("%(action)s is not a Towers action (move, import or end)", action=_shown(a)))
+
+
+def _refused_action(where: Reason, index: int, action: str, exc: IllegalMove) -> Reason:
+    """An action of the file that Quadrille's rules refuse: where, which, and the engine's reason (and detail)."""
+    detail = getattr(exc, "detail", "")
+    if detail:
+        return Reason("%(where)s, action %(index)d %(action)s is illegal: %(reason)s (%(detail)s)", where=where,
+                      index=index, action=action, reason=exc.reason, detail=detail)
+    return Reason("%(where)s, action %(index)d %(action)s is illegal: %(reason)s", where=where, index=index,
+                  action=action, reason=exc.reason)
 
 
 def read(text: str) -> TwrGame:
     """Parse a .twr text and replay it; TwrError names what is wrong (the ply and action for a refused one)."""
     data = parse(text)
     if not isinstance(data, list) or len(data) != 8:
-        raise TwrError("a .twr game is a list of 8 items: version, rules, size, two names, two player classes, "
-                       "plies")
+        raise TwrError(Reason("a .twr game is a list of 8 items: version, rules, size, two names, two player "
+                              "classes, plies"))
     version, rules, size, name1, name2, class1, class2, plies = data
     if not isinstance(version, str) or isinstance(version, Symbol):
-        raise TwrError("the first item (the version) must be a string such as \"2.0\"")
+        raise TwrError(Reason("the first item (the version) must be a string such as \"2.0\""))
     if not isinstance(rules, list) or not all(isinstance(r, Symbol) for r in rules):
-        raise TwrError("the second item (the rules) must be a list of rule names")
+        raise TwrError(Reason("the second item (the rules) must be a list of rule names"))
     rules = [str(r) for r in rules]
     for r in rules:
         if r not in RULES:
-            raise TwrError(f"unknown rule {_cut(r)!r}; Towers rules are: " + ", ".join(RULE_ORDER))
+            raise TwrError(Reason("unknown rule %(rule)s; Towers rules are: %(rules)s", rule=repr(_cut(r)),
+                                  rules=", ".join(RULE_ORDER)))
     if len(set(rules)) != len(rules):
-        raise TwrError("a rule is listed twice")
+        raise TwrError(Reason("a rule is listed twice"))
     if not isinstance(size, int) or isinstance(size, bool):
-        raise TwrError("the third item (the board size) must be an integer")
+        raise TwrError(Reason("the third item (the board size) must be an integer"))
     if not FORM_SIZES[0] <= size <= FORM_SIZES[1]:
         # the engine takes bigger boards, but the original writes none, and each action of the replay keeps a
         # snapshot of the board: refused before the replay
-        raise TwrError(f"the board size {_cut(str(size), 12)} is not one of the original's: "
-                       f"{FORM_SIZES[0]} to {FORM_SIZES[1]}")
-    for what, s in (("name", name1), ("name", name2), ("player class", class1), ("player class", class2)):
+        raise TwrError(Reason("the board size %(size)s is not one of the original's: %(low)d to %(high)d",
+                              size=_cut(str(size), 12), low=FORM_SIZES[0], high=FORM_SIZES[1]))
+    for is_name, s in ((True, name1), (True, name2), (False, class1), (False, class2)):
         if not isinstance(s, str) or isinstance(s, Symbol):
-            raise TwrError(f"each player {what} must be a string")
+            raise TwrError(Reason("each player name must be a string") if is_name
+                           else Reason("each player class must be a string"))
     if not isinstance(plies, list) or not all(isinstance(p, list) for p in plies):
-        raise TwrError("the last item (the plies) must be a list of lists of actions")
+        raise TwrError(Reason("the last item (the plies) must be a list of lists of actions"))
     try:
         board = TowersBoard({"size": size, "rules": rules})
     except ValueError as exc:
-        raise TwrError(_cut(str(exc), 200)) from None
+        said = reason_of(exc)    # an option refused: a Reason (games/reasons.py, bad_option), kept whole
+        raise TwrError(said if isinstance(said, Reason) else _cut(said, 200)) from None
     from games.towers import GAME
     limit = GAME.move_limit(board.options)
     actions = sum(len(p) for p in plies)
     if actions > limit:      # refused before the replay: no real game is that long (see GAME.move_limit)
-        raise TwrError(f"the game has {actions:,} actions; a real Towers game on a {size}x{size} board takes "
-                       f"{limit:,} at most")
+        # the numbers are written with thousands separators: `num` chooses the plural form, `actions` is said
+        said, most = f"{actions:,}", f"{limit:,}"
+        raise TwrError(reason_n("the game has %(actions)s action; a real Towers game on a %(size)dx%(size)d board "
+                                "takes %(limit)s at most",
+                                "the game has %(actions)s actions; a real Towers game on a %(size)dx%(size)d board "
+                                "takes %(limit)s at most", actions, actions=said, size=size, limit=most))
 
     resigned = None
     record = []
     last = len(plies) - 1
     for i, ply in enumerate(plies):
-        where = f"ply {i + 1} ({'Player 1' if i % 2 == 0 else 'Player 2'})"
+        where = (Reason("ply %(ply)d (Player 1)", ply=i + 1) if i % 2 == 0
+                 else Reason("ply %(ply)d (Player 2)", ply=i + 1))
         if board.turn is None:
             # after a winning capture or a draw only an empty ply in progress may follow
             if ply or i != last:
-                raise TwrError(f"{where}: the game was already over")
+                raise TwrError(Reason("%(where)s: the game was already over", where=where))
             record.append([])
             continue
         if board.ply != i:
-            raise TwrError(f"{where}: expected the turn of ply {board.ply + 1}")
+            raise TwrError(Reason("%(where)s: expected the turn of ply %(ply)d", where=where, ply=board.ply + 1))
         if len(ply) == 1 and isinstance(ply[0], Symbol) and ply[0] == "resign":
             resigned = board.current
             record.append("resign")
             rest = plies[i + 1:]
             if len(rest) > 1 or (rest and rest[0]):
-                raise TwrError(f"{where}: the game goes on after a resignation")
+                raise TwrError(Reason("%(where)s: the game goes on after a resignation", where=where))
             if rest:
                 record.append([])
             break
         if not ply and i != last:
-            raise TwrError(f"{where}: an empty ply in the middle of the game")
+            raise TwrError(Reason("%(where)s: an empty ply in the middle of the game", where=where))
         moves = []
         for j, a in enumerate(ply):
             move = _action(board, a)
             if board.turn is not None and board.ply != i:
-                raise TwrError(f"{where}, action {j + 1} {_shown(a)}: the turn had already ended "
-                               f"(after an end or when the move points ran out)")
+                raise TwrError(Reason("%(where)s, action %(index)d %(action)s: the turn had already ended "
+                                      "(after an end or when the move points ran out)", where=where,
+                                      index=j + 1, action=_shown(a)))
             try:
                 board.push(move)
             except IllegalMove as exc:
-                detail = getattr(exc, "detail", "")
-                raise TwrError(f"{where}, action {j + 1} {_shown(a)} is illegal: {exc.reason}"
-                               + (f" ({detail})" if detail else "")) from None
+                raise TwrError(_refused_action(where, j + 1, _shown(a), exc)) from None
             moves.append(move)
         record.append(moves)
         if i != last and board.turn is not None and board.ply == i:
-            raise TwrError(f"{where} does not end the turn: it has move points left and no end")
+            raise TwrError(Reason("%(where)s does not end the turn: it has move points left and no end", where=where))
     return TwrGame(board=board, version=version, size=size, rules=rules, names=(name1, name2),
                    classes=(class1, class2), resigned=resigned, plies=record)
 

@@ -16,6 +16,8 @@ both functions by name (babel.cfg).
 """
 from __future__ import annotations
 
+from babel.lists import format_list
+
 from games.reasons import Reason
 
 from .languages import DEFAULT
@@ -28,6 +30,26 @@ class Words(Reason):
     def translated(self) -> str:
         """In the request's language; a value that is itself marked words (a reason within a reason) too."""
         return translated(self)
+
+
+class Listed(Words):
+    """Words that name several things, "Blue, Red and Green": each item is translated, then the items are joined
+    as the reader's language lists them (Babel's `format_list`: "Niebieski, Czerwony i Zielony")."""
+
+    def __new__(cls, items):
+        items = tuple(items)
+        english = format_list([str(item) for item in items], locale=DEFAULT) if items else ""
+        self = str.__new__(cls, english)
+        # as a plain Reason, the English list (whatever reads msgid and params without knowing lists)
+        self.msgid, self.plural, self.num, self.params = english, None, None, {}
+        self.items = items
+        return self
+
+    def __reduce__(self):
+        return (Listed, (self.items,))
+
+    def said(self, catalog, language: str) -> str:
+        return format_list([_say(item, catalog, language) for item in self.items], locale=language or DEFAULT)
 
 
 def _l(msgid: str, **params) -> Words:
@@ -53,25 +75,28 @@ def translated(text) -> str:
     from flask import has_request_context
     if not has_request_context() or not isinstance(text, str):
         return str(text) if isinstance(text, str) else text
-    from flask_babel import get_translations
-    return _say(text, get_translations())
+    from flask_babel import get_locale, get_translations
+    return _say(text, get_translations(), str(get_locale() or DEFAULT))
 
 
 def in_language(text, language: str | None) -> str:
     """Words in a language named outside any request (a Socket.IO refusal answered before its handler runs)."""
     if text is None or not isinstance(text, str) or not language or language == DEFAULT:
         return text if text is None or not isinstance(text, str) else str(text)
-    return _say(text, for_language(language))
+    return _say(text, for_language(language), language)
 
 
-def _say(text: str, catalog) -> str:
-    """`text` in the language of a gettext catalog (Babel's Translations)."""
+def _say(text: str, catalog, language: str = DEFAULT) -> str:
+    """`text` in the language of a gettext catalog (Babel's Translations), `language` its name (for lists)."""
+    if isinstance(text, Listed):
+        return text.said(catalog, language)
     if not text:
         return str(text)  # never look up "": gettext answers it with the catalog's header
     if not isinstance(text, Reason):
         # gettext's own lookup, without %-formatting (a plain reason may hold a % sign)
         return catalog.ugettext(text)
-    params = {key: _say(value, catalog) if isinstance(value, Reason) else value for key, value in text.params.items()}
+    params = {key: _say(value, catalog, language) if isinstance(value, Reason) else value
+              for key, value in text.params.items()}
     if text.plural is not None:
         said = catalog.ungettext(text.msgid, text.plural, text.num)
     else:

@@ -29,7 +29,7 @@ from typing import Callable
 
 from ..errors import ServiceError
 from ..i18n import _l
-from ..i18n.words import N_
+from ..i18n.words import N_, Listed
 from .timeouts import DisconnectTimeouts
 
 # lichess's speed bounds (estimated seconds: initial + 40 x increment), where its disconnect timeout doubles and triples
@@ -118,7 +118,7 @@ class Absence:
             here = [match.name(s) for s in others]
             raise ServiceError(409, "player-present",
                                _l("%(name)s is here: there is nothing to claim.", name=here[0]) if len(here) == 1
-                               else _l("%(names)s are here: there is nothing to claim.", names=", ".join(here))
+                               else _l("%(names)s are here: there is nothing to claim.", names=Listed(here))
                                if here else _l("Your opponent is here: there is nothing to claim."))
         seat, entry = next(iter(gone.items()))
         self._refuse_never(match, seat, entry)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import games
 from games import IllegalMove
+from games.reasons import reason_of
 
 from ..errors import ServiceError, bad_request
 from ..i18n import _l
@@ -73,7 +74,7 @@ def import_file(core: MatchCore, extension, text, mode="local", player=None) -> 
         board = fmt.load(text)
     except (ValueError, IllegalMove, KeyError, IndexError, RecursionError) as exc:
         raise bad_request(_l("This .%(extension)s file cannot be read: %(exc)s",
-                             extension=extension, exc=exc.reason if isinstance(exc, IllegalMove) else exc),
+                             extension=extension, exc=exc.reason if isinstance(exc, IllegalMove) else reason_of(exc)),
                           "bad-record")
     return seating.create(core, game.name, dict(board.options), mode, player=player, moves=list(board.moves),
                           imported=True)

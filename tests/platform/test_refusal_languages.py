@@ -23,7 +23,8 @@ from quadrille.computer import analysis_requests
 from quadrille.i18n import catalogs
 from quadrille.i18n.catalogs import TRANSLATIONS
 from quadrille.i18n.languages import SHIPPED
-from quadrille.i18n.words import Words, translated
+from quadrille.errors import ServiceError
+from quadrille.i18n.words import Words, in_language, translated
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 pytestmark = pytest.mark.app_settings(PRESENCE_INTERVAL=0.01)
@@ -304,3 +305,55 @@ def test_refused_options_are_said_in_the_reader_s_language(client, game, options
     assert english.json["reason"] == str(refused.value)  # English is the engine's own sentence
     made = client.post(f"/api/matches?lang={lang}", json={"game": game, "options": options, "mode": "local"})
     assert made.status_code == 400 and made.json["reason"] == answer.json["reason"]
+
+
+# -- a saved game that cannot be read ("Open a saved game": POST /api/matches/import?format=<extension>) ---------
+TWR_ILLEGAL = '("2.0" () 5 "A" "B" "Human" "Human" (((move 0 0 4 4 3)) ()))'  # Player 1 moves Player 2's tower
+LTC_SIZE = "<dimension>9,9,9</dimension>\n<mycheckers>\n</mycheckers>\n<aicheckers>\n</aicheckers>\n"
+TOO_BIG = "<dimension>3,3,3</dimension>" + " " * 20000   # 20 KB: over Lattice's 16 KB
+BROKEN_SAVES = [
+    ("twr", TWR_ILLEGAL, "pl", "Nie można odczytać tego pliku .twr: tura 1 (Gracz 1), akcja 1 (move 0 0 4 4 3) "
+     "jest niedozwolona: To nie twoje pole startowe (Możesz ruszać tylko własne pionki i wieże.)"),
+    ("twr", '("2.0" () 5 "A\\q" "B" "Human" "Human" (()))', "de",
+     "Diese .twr-Datei lässt sich nicht lesen: bei Zeichen 14: unbekannte Escape-Sequenz \\q in einer Zeichenkette"),
+    ("ltc", LTC_SIZE, "ru", "Этот файл .ltc не читается: <dimension>9,9,9</dimension>: возможные размеры решётки: "
+     "2,2,2, 3,2,2, 2,2,3, 3,2,3, 3,3,3"),
+    ("ltc", TOO_BIG, "pl", "Nie można odczytać tego pliku .ltc: Ten plik ma 20 KB; zapis gry Lattice Checkers ma "
+     "najwyżej 16 KB."),
+    ("ltc", TOO_BIG, "ru", "Этот файл .ltc не читается: Этот файл занимает 20 КБ; сохранение игры «Lattice Checkers» "
+     "занимает не больше 16 КБ."),
+]
+
+
+@pytest.mark.parametrize("extension, text, lang, said", BROKEN_SAVES)
+def test_a_saved_game_that_cannot_be_read_says_why_in_the_reader_s_language(client, extension, text, lang, said):
+    url = f"/api/matches/import?format={extension}"
+    english = client.post(url, data=text, content_type="text/plain")
+    answer = client.post(f"{url}&lang={lang}", data=text, content_type="text/plain")
+    assert english.status_code == answer.status_code == 400
+    assert english.json["error"] == answer.json["error"] == "bad-record"  # the code never changes
+    assert answer.json["reason"] == said and answer.headers["Content-Language"] == lang
+    with pytest.raises(ValueError) as refused:
+        games.get("towers" if extension == "twr" else "lattice").formats[extension].load(text)
+    assert english.json["reason"] == f"This .{extension} file cannot be read: {refused.value}"  # English unchanged
+    assert client.get("/api/matches/recent").json == []  # nothing was made
+
+
+def test_the_players_who_are_here_are_named_and_listed_in_the_reader_s_language(app, client):
+    """Three players of Gamma, all here: a claim against them names the two others, each colour translated and
+    the two joined as the language joins a list ("Pomarańczowy i Różowy"), never an English comma between translated
+    words. (A claim over HTTP is for two-player games, so the match service is asked directly.)"""
+    made = client.post("/api/matches", json={"game": "gamma", "options": {"width": 5, "height": 5, "players": 3,
+                                                                           "areas": 2}}).json
+    for player in ("Bo", "Cy"):
+        joined = client.post(f"/api/matches/{made['match']}/seats",
+                             json={"invite": made["invite_secret"], "player": player})
+        assert joined.status_code == 201, joined.json
+    service = app.extensions["quadrille"]
+    match = service.load(made["match"])
+    with pytest.raises(ServiceError) as present:
+        service.absence.claimable_against(match, [1], away=[])
+    assert present.value.error == "player-present"
+    assert present.value.reason == "Orange and Pink are here: there is nothing to claim."
+    assert in_language(present.value.reason, "pl") == "Pomarańczowy i Różowy są obecni: nie ma czego żądać."
+    assert in_language(present.value.reason, "de") == "Orange und Pink sind da: Es gibt nichts zu beanspruchen."
