@@ -23,6 +23,7 @@ from scripts.services.nginx import Nginx
 from scripts.services.process import free_port, request_over_unix
 from scripts.services.users import popen_as, system_user
 from tests.support.servers import service_directory
+from tests.support.tasks import stop_if_running
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.cluster
@@ -228,9 +229,7 @@ def test_cluster_sh_starts_everything_and_stops_it_on_sigterm():
             wait_until(lambda: not answering(port), 10, f"port {port} to close")
         assert not any(Path(p["socket"]).exists() for p in described["processes"])  # each app removed its own
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop_if_running(proc)
         shutil.rmtree(data, ignore_errors=True)
 
 

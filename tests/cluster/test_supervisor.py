@@ -21,6 +21,7 @@ from scripts.services.process import request_over_unix
 from scripts.services.supervisor import Supervisor
 from tests.cluster.test_deploy import ready_line
 from tests.support.servers import ServerProcess, service_directory
+from tests.support.tasks import stop_if_running
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.cluster
@@ -85,9 +86,7 @@ def test_cluster_sh_starts_a_killed_app_process_again_and_logs_it():
             assert not os.path.exists(f"/proc/{process['pid']}") or \
                 "Z" in open(f"/proc/{process['pid']}/stat").read().split()[2]
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        stop_if_running(proc)
         shutil.rmtree(data, ignore_errors=True)
         log_path.unlink(missing_ok=True)
 
