@@ -88,8 +88,12 @@ def check_reachable(path: Path, run_as: RunAs) -> None:
 
 
 def write_private(path: Path, text: str, owner: RunAs | None = None) -> Path:
-    """`text` in `path` with mode 0600 (an existing file's mode is narrowed first), owned by `owner` if given."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    """`text` in `path` with mode 0600, owned by `owner` if given. Written whole beside it and renamed into
+    place, so a reader (an operator's script, a test reading cluster.json while the supervisor rewrites it)
+    sees the old text or the new one, never a file cut short."""
+    path = Path(path)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.fchmod(fd, 0o600)
         if owner:
@@ -97,6 +101,7 @@ def write_private(path: Path, text: str, owner: RunAs | None = None) -> Path:
         os.write(fd, text.encode())
     finally:
         os.close(fd)
+    os.replace(partial, path)
     return path
 
 
