@@ -85,8 +85,10 @@ def test_a_move_of_a_rated_match_reads_no_rating(app, ann, bob, monkeypatch):
     match = rated_match(ann, bob)
     ann.get(f"/api/matches/{match}")  # the match's ratings, read once
     ratings, reads = app.extensions["quadrille.ratings"], []
-    reading, apply = ratings.reading, ratings.apply
-    monkeypatch.setattr(ratings, "reading", lambda: reads.append("read") or reading())
+    # the STATE's reads (ratings.in_play), not the bots' streams: their "game started" for the accepted challenge
+    # runs in the background and may read whether the match is rated while this test moves
+    read, apply = ratings.in_play._read, ratings.apply
+    monkeypatch.setattr(ratings.in_play, "_read", lambda *args: reads.append("read") or read(*args))
     monkeypatch.setattr(ratings, "apply", lambda *args, **kwargs: reads.append("apply") or apply(*args, **kwargs))
     for _ in range(4):
         state = ann.get(f"/api/matches/{match}").json
