@@ -7,30 +7,18 @@ from __future__ import annotations
 
 from markupsafe import escape
 
-
-class Words(str):
-    """A picture's label: the English text (what the engines draw with), which remembers its message, its plural
-    and its values, so that the server can say it in the reader's language (quadrille/picture_labels.py). The
-    engines stay pure: no language here. Marked with `_l`/`_ln`, which babel.cfg extracts into the games catalog."""
-    msgid: str
-    plural: str | None
-    num: int | None
-    params: dict
-
-    def __new__(cls, msgid: str, plural: str | None, num: int | None, params: dict):
-        english = msgid if plural is None or num == 1 else plural
-        values = {**params, "num": num} if plural is not None else params
-        self = super().__new__(cls, english % values if values else english)
-        self.msgid, self.plural, self.num, self.params = msgid, plural, num, dict(params)
-        return self
+from games.reasons import Reason, reason_n
 
 
-def _l(msgid: str, **params) -> Words:
-    return Words(msgid, None, None, params)
+def _l(msgid: str, **params) -> Reason:
+    """A picture's label (its aria-label): the English text the engines draw with, which remembers its message and
+    values (games/reasons.py), so that the server can say it in the reader's language
+    (quadrille/picture_labels.py). babel.cfg extracts `_l`/`_ln` into the games catalog."""
+    return Reason(msgid, **params)
 
 
-def _ln(singular: str, plural: str, num: int, **params) -> Words:
-    return Words(singular, plural, num, params)
+def _ln(singular: str, plural: str, num: int, **params) -> Reason:
+    return reason_n(singular, plural, num, **params)
 
 
 def svg(width: float, height: float, body: str, label: str, cls: str, style: str = "") -> str:

@@ -1,13 +1,15 @@
 """What a picture of a position says to a screen reader (its aria-label), in the reader's language (issue 27).
 
-Each game's games/<name>/picture.py says it (`label_words(view)`, games/svg.py Words: the English text that
-remembers its message and values; the engines are pure and know no language); this module translates it in the
+Each game's games/<name>/picture.py says it (`label_words(view)`, a `Reason` of games/reasons.py: the English
+text that remembers its message and values; the engines are pure and know no language); this module translates it in the
 request's language (the `games` catalog), and English outside a request (tests, the admin commands).
 `language()` is part of the pictures' cache keys: the same position drawn for a German page says German words.
 """
 from __future__ import annotations
 
-from .i18n import Words, translated
+from games.reasons import Reason
+
+from .i18n import translated
 
 
 def language() -> str:
@@ -26,6 +28,4 @@ def label(picture_module, view: dict) -> str | None:
     if words is None:
         return None
     said = words(view)
-    if getattr(said, "msgid", None) is None:
-        return str(said)
-    return translated(Words(said.msgid, said.plural, said.num, **said.params))
+    return translated(said) if isinstance(said, Reason) else str(said)
