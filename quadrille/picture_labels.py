@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from games.reasons import Reason
 
-from .i18n import translated
+from .i18n import DEFAULT, translated
+from .i18n.translations import request_language
 
 
 def language() -> str:
     """The request's language, or English outside one."""
-    from flask import has_request_context
-    if not has_request_context():
-        return "en"
-    from flask_babel import get_locale
-    return str(get_locale() or "en")
+    return request_language() or DEFAULT
 
 
 def label(picture_module, view: dict) -> str | None:
