@@ -64,6 +64,7 @@ class MemoryPresence:
         self._left: dict[tuple[str, int], float] = {}     # when the seat's last socket left
         self._http: dict[tuple[str, int], float] = {}     # the seat's last authenticated HTTP request
         self.started = clock()  # a seat never seen since this process started is away since then
+        self._next_trim = self.started
         self._lock = threading.Lock()
 
     def enter(self, sid: str, match_id: str, seats: list[int]) -> str | None:
@@ -102,13 +103,22 @@ class MemoryPresence:
                 self._http[(match_id, seat)] = now
             self._trim(now)
 
+    TRIM_SIZE = 4096      # sightings kept before old ones are looked for
+    TRIM_INTERVAL = 60.0  # seconds between two looks: each reads every sighting
+
     def _trim(self, now: float) -> None:
         # Forget sightings older than the grace period, so the tables stay as small as the live matches. A seat
         # forgotten this way counts as away since this process started: long enough for any timeout in use.
-        if len(self._last_seen) > 4096:
-            for table in (self._last_seen, self._left, self._http):
-                for key in [k for k, at in table.items() if now - at > max(self.grace, 3600.0)]:
-                    del table[key]
+        # At most once a minute: a server that saw more than TRIM_SIZE seats within the hour would otherwise
+        # read every sighting on every move.
+        if len(self._last_seen) > self.TRIM_SIZE and now >= self._next_trim:
+            self._next_trim = now + self.TRIM_INTERVAL
+            self._forget_old(now)
+
+    def _forget_old(self, now: float) -> None:
+        for table in (self._last_seen, self._left, self._http):
+            for key in [k for k, at in table.items() if now - at > max(self.grace, 3600.0)]:
+                del table[key]
 
     def _held(self, match_id: str) -> set[int]:
         """The seats this process's sockets hold in the match (the caller holds the lock)."""
