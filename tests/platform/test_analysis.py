@@ -12,7 +12,7 @@ from tests.support.waiting import wait_until
 
 NODES = 300
 pytestmark = pytest.mark.app_settings(COMPUTER_WORKERS=1, ANALYSIS_NODES=NODES, ANALYSIS_POSITION_NODES=NODES,
-                                      ANALYSIS_QUEUE_PER_ADDRESS=2, ANALYSIS_POSITION_RATE="6 per minute",
+                                      ANALYSIS_QUEUE_PER_ADDRESS=2, ANALYSIS_POSITION_RATE="6 per day",
                                       ANALYSIS_POSITION_MOVES=40)
 OPTIONS = {"size": 7}
 
@@ -160,6 +160,6 @@ def test_a_position_is_evaluated_on_a_worker_and_bad_ones_get_the_engines_reason
         refused = client.post("/api/analysis/position", json=body)
         assert refused.status_code == 400 and refused.get_json()["error"] == error, (body, refused.get_json())
     assert "move 2" in refused.get_json()["reason"]  # the engine's words name the illegal move
-    # The budget per address: 6 a minute, and 6 were asked above.
+    # The budget per address: 6 a day, and 6 were asked above.
     over = client.post("/api/analysis/position", json={"game": "trails"})
     assert over.status_code == 429 and over.get_json()["error"] == "rate-limited"

@@ -137,7 +137,7 @@ def test_a_line_exports_as_the_games_own_file_or_the_json_record(client):
 
 
 def test_the_budget_counts_the_moves_replayed_per_address(make_app):
-    client = make_app(RATELIMIT_ENABLED=True, ANALYSIS_BOARD_RATE="5 per minute").test_client()
+    client = make_app(RATELIMIT_ENABLED=True, ANALYSIS_BOARD_RATE="5 per day").test_client()
     line = {"game": "trails", "options": {"size": 7}, "moves": ["down", "left", "right"]}
     assert client.post("/api/analysis/board/state", json=line).status_code == 200  # 3 moves of 5
     refused = client.post("/api/analysis/board/state", json=line)  # 3 more: over the budget, unplayed

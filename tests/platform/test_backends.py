@@ -238,8 +238,8 @@ def test_the_computer_quota_counts_an_address_across_processes(client, clock):
 
 def test_the_budget_of_an_address_is_shared_and_a_sockets_is_its_own(redis_url):
     def budgets():
-        return Budgets(redis_url, player_events="5 per minute", spectator_events="5 per minute",
-                       address_events="8 per minute", connections_per_address=10, connection_rate="100 per minute",
+        return Budgets(redis_url, player_events="5 per day", spectator_events="5 per day",
+                       address_events="8 per day", connections_per_address=10, connection_rate="100 per day",
                        refusals_before_close=50)
     a, b = budgets(), budgets()
     assert all(a.event("s1", "10.0.0.9", False) for _ in range(5))
@@ -250,9 +250,9 @@ def test_the_budget_of_an_address_is_shared_and_a_sockets_is_its_own(redis_url):
 
 def test_an_addresss_events_reach_redis_a_batch_at_a_time_and_overshoot_by_a_batch_per_process_at_most(redis_url):
     def budgets():
-        counted = Budgets(redis_url, player_events="5000 per minute", spectator_events="5000 per minute",
-                          address_events="1000 per minute", connections_per_address=10,
-                          connection_rate="100 per minute", refusals_before_close=10_000)
+        counted = Budgets(redis_url, player_events="5000 per day", spectator_events="5000 per day",
+                          address_events="1000 per day", connections_per_address=10,
+                          connection_rate="100 per day", refusals_before_close=10_000)
         hit, counted.round_trips = counted.limiter.hit, []
         counted.limiter.hit = lambda *args, **kwargs: counted.round_trips.append(kwargs["cost"]) or hit(*args, **kwargs)
         return counted

@@ -72,7 +72,7 @@ def test_the_daily_puzzle_and_one_puzzle_by_id(client):
     assert client.get(f"/api/puzzles/{daily['id']}").json["state"] == daily["state"]
 
 
-@pytest.mark.app_settings(PUZZLE_RATE="3 per minute")
+@pytest.mark.app_settings(PUZZLE_RATE="3 per day")
 def test_the_puzzles_json_is_budgeted_per_address(client):
     puzzle = longest_puzzle()
     codes = [client.get(f"/api/puzzles/{puzzle['id']}").status_code for _ in range(4)]

@@ -47,16 +47,16 @@ def test_a_socket_that_disconnects_leaves_nothing_and_sockets_never_forgotten_ar
 
 
 def test_an_addresss_budget_in_one_process_is_counted_the_same_way_over_its_sockets():
-    budgets = Budgets(player_events="10 per minute", spectator_events="10 per minute", address_events="12 per minute",
-                      connections_per_address=5, connection_rate="10 per minute", refusals_before_close=50)
+    budgets = Budgets(player_events="10 per day", spectator_events="10 per day", address_events="12 per day",
+                      connections_per_address=5, connection_rate="10 per day", refusals_before_close=50)
     assert all(budgets.event(f"s{n % 3}", "10.0.0.2", False) for n in range(12))
     assert not budgets.event("s4", "10.0.0.2", False)  # a fresh socket, but its address spent its 12
     assert budgets.event("s4", "10.0.0.3", False)  # another address has its own
 
 
 def test_budgets_forget_a_socket_when_it_disconnects():
-    budgets = Budgets(player_events="3 per minute", spectator_events="2 per minute", address_events="100 per minute",
-                      connections_per_address=5, connection_rate="10 per minute", refusals_before_close=5)
+    budgets = Budgets(player_events="3 per day", spectator_events="2 per day", address_events="100 per day",
+                      connections_per_address=5, connection_rate="10 per day", refusals_before_close=5)
     assert budgets.event("s1", "10.0.0.1", False) and budgets.event("s1", "10.0.0.1", False)
     assert not budgets.event("s1", "10.0.0.1", False)  # a spectator's 2
     assert budgets.event("s1", "10.0.0.1", True)  # a player's budget is another count, as before

@@ -31,7 +31,7 @@ COMPUTER_CAP = 2
 def behind_a_proxy(tmp_path_factory):
     """A real server told it has one proxy in front, with the default TRUSTED_PROXIES."""
     proc = ServerProcess(tmp_path_factory.mktemp("forwarded") / "forwarded.db",
-                         settings={"PROXY_HOPS": 1, "HTTP_RATE": "100 per minute",
+                         settings={"PROXY_HOPS": 1, "HTTP_RATE": "100 per day",
                                    "COMPUTER_MATCHES_PER_ADDRESS": COMPUTER_CAP}).start()
     yield proc
     proc.stop()
@@ -98,7 +98,7 @@ def on_a_unix_socket(tmp_path_factory):
     """A real server on a Unix socket, its proxy's way in, and on a TCP port too, where no peer is trusted."""
     where = tmp_path_factory.mktemp("unix")
     proc = ServerProcess(where / "unix.db", port=True, unix_socket=where / "app.sock",
-                         settings={"PROXY_HOPS": 1, "TRUSTED_PROXIES": [], "HTTP_RATE": "100 per minute"}).start()
+                         settings={"PROXY_HOPS": 1, "TRUSTED_PROXIES": [], "HTTP_RATE": "100 per day"}).start()
     yield proc
     proc.stop()
 

@@ -147,7 +147,7 @@ def test_the_grafana_dashboard_queries_only_metrics_a_real_scrape_has(metered):
 def test_connections_and_requests_over_their_budgets_are_counted_and_summed_up(tmp_path):
     port = free_port()
     proc = ServerProcess(tmp_path / "crowded.db", settings={"METRICS": f"127.0.0.1:{port}", "LOG_LEVEL": "DEBUG",
-                                                            "CONNECTIONS_PER_ADDRESS": 1, "HTTP_RATE": "3 per minute"}
+                                                            "CONNECTIONS_PER_ADDRESS": 1, "HTTP_RATE": "3 per day"}
                          ).start()
     try:
         first = connected(proc)
