@@ -31,7 +31,7 @@ def server_with_socket(websocket):
     server = harden(socketio.Server(async_mode="threading"), lambda sid, event: None, lambda sid: False)
     turns = []
     server.sleep = turns.append
-    sid = server.manager.connect("eio-1", "/")
+    server.manager.connect("eio-1", "/")
     environ = {}
     if websocket is not None:
         _CheckedWebSocket(websocket, environ)
