@@ -83,6 +83,7 @@ class GuardedServer(socketio.Server):
         except Exception as exc:  # noqa: BLE001 - whatever the decoder raises, the client sent it
             self._refuse_packet(eio_sid, data, f"{type(exc).__name__}: {str(exc)[:80]}")
         finally:
+            # (async_handlers is off only in Flask-SocketIO's test client, which runs everything inline)
             if self.async_handlers and self._reads_on_without_waiting(eio_sid):
                 self.sleep(0)  # let every other socket's reader run before this one reads on
 
@@ -90,8 +91,7 @@ class GuardedServer(socketio.Server):
         """Whether this socket's reader would go on to its next message without waiting: over a WebSocket, when
         one is already buffered (a client sending faster than it is served); the packets of a long-polling
         request always. Otherwise the reader's wait lets every other socket run anyway, and a yield here would
-        only cost the move another turn of the event loop. (False in Flask-SocketIO's test client, which runs
-        everything inline.)"""
+        only cost the move another turn of the event loop."""
         websocket = (self.environ.get(eio_sid) or {}).get("quadrille.websocket")
         return websocket is None or websocket.has_buffered()
 

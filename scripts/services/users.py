@@ -93,15 +93,16 @@ def write_private(path: Path, text: str, owner: RunAs | None = None) -> Path:
     sees the old text or the new one, never a file cut short."""
     path = Path(path)
     partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        os.fchmod(fd, 0o600)
-        if owner:
-            os.fchown(fd, owner.uid, owner.gid)
-        os.write(fd, text.encode())
-    finally:
-        os.close(fd)
-    os.replace(partial, path)
+        with os.fdopen(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as file:
+            os.fchmod(file.fileno(), 0o600)
+            if owner:
+                os.fchown(file.fileno(), owner.uid, owner.gid)
+            file.write(text.encode())
+        os.replace(partial, path)
+    except BaseException:
+        partial.unlink(missing_ok=True)  # a write that failed leaves no stray file beside the real one
+        raise
     return path
 
 
