@@ -124,9 +124,9 @@ def test_an_illegal_move_is_refused_in_the_socket_s_language(app, game):
 
 
 def test_the_socket_s_refusals_before_any_handler_follow_its_language(make_app):
-    # a long window: the budget's sliding-window counter weighs the previous window less as time passes, so a
-    # boundary crossed mid-test (one chance in 20 s for each second of test) could let the fourth message through
-    app = make_app(SOCKET_SPECTATOR_EVENTS="2 per hour", PRESENCE_INTERVAL=0.01)
+    # a day's window, as every test that counts a budget to its last message: the sliding-window counter rounds
+    # the previous window's weighted count down, so a boundary crossed mid-test would let one message more through
+    app = make_app(SOCKET_SPECTATOR_EVENTS="2 per day", PRESENCE_INTERVAL=0.01)
     polish, english = connect(app, headers={"Accept-Language": "pl"}), connect(app)
     ru = connect(app, headers={"Cookie": "lang=ru"})
     assert polish.emit("dance", {}, callback=True) == {
