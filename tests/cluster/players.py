@@ -35,8 +35,16 @@ class Seat:
     def new_client(self):
         """A Socket.IO client that reconnects as the pages do; its events count only while it is this seat's."""
         import socketio
+        seat = self
+
+        class Traced:
+            """The client's own log lines (a reconnection's attempts), in this seat's trace."""
+            def _note(self, message, *args, **_kwargs):
+                if sio is seat.sio and "packet" not in message:
+                    seat.note("client: " + (message % args if args else message)[:120])
+            info = warning = error = exception = debug = _note
         sio = socketio.AsyncClient(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0,
-                                   randomization_factor=0.2)
+                                   randomization_factor=0.2, logger=Traced(), engineio_logger=Traced())
 
         async def state(data):
             if sio is self.sio:
