@@ -3,6 +3,7 @@ while bench/load.py's tables play against it.
 
     python bench/profile_server.py                      # --think 0, 200 matches, 20 s
     python bench/profile_server.py --think 0.25 --keep /tmp/server.stacks   # the raw stacks, for a flame graph
+    python bench/profile_server.py --rate 1000          # five times the samples: finer shares, a dearer run
 
 Needs py-spy (`pip install py-spy`; a development tool, not a dependency). It prints the samples' shares by
 concern (the Socket.IO door, Flask's context, the budgets, the match core, storage, the engine, JSON, sending)
@@ -47,6 +48,8 @@ CONCERNS = [
     ("gevent (hub, pywsgi, sockets)", r"gevent/[^;]*$"),
 ]
 
+RATE = 200  # samples a second, unless --rate says otherwise
+
 
 def concern(stack: str) -> str:
     for name, pattern in CONCERNS:
@@ -55,19 +58,17 @@ def concern(stack: str) -> str:
     return "other"
 
 
-def shares(path: str, moves: int) -> list[tuple[str, float, float]]:
+def shares(path: str, moves: int, rate: int = RATE) -> list[tuple[str, float, float]]:
     """(concern, share of samples, ms of samples per move) from py-spy's raw output."""
     counts, total = collections.Counter(), 0
     with open(path) as stacks:
         for line in stacks:
             stack, _, n = line.rstrip("\n").rpartition(" ")
-            if stack:
+            if stack and n.isdigit():  # (py-spy may leave a line cut short when it stops)
                 counts[concern(stack)] += int(n)
                 total += int(n)
-    return [(name, n / total, 1000 * n / RATE / max(moves, 1)) for name, n in counts.most_common()]
+    return [(name, n / total, 1000 * n / rate / max(moves, 1)) for name, n in counts.most_common()]
 
-
-RATE = 200  # samples a second
 
 
 def main() -> None:
@@ -76,6 +77,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--think", type=float, default=0)
     parser.add_argument("--keep", help="keep py-spy's raw stacks in this file")
+    parser.add_argument("--rate", type=int, default=RATE, help="samples a second (more: finer, dearer)")
     args = parser.parse_args()
     if not shutil.which("py-spy"):
         raise SystemExit("needs py-spy: pip install py-spy")
@@ -85,8 +87,9 @@ def main() -> None:
         proc, url = load.start_server("gevent", os.path.join(tmp, "load.db"))
         try:
             # py-spy starts with the measured window (after the clients' warm-up) and lasts as long
-            spy = subprocess.Popen(["sh", "-c", f"sleep {load.WARM_UP}; exec py-spy record -p {proc.pid} -r {RATE} "
-                                                f"-d {int(args.seconds)} -f raw --nonblocking -o {stacks}"],
+            spy = subprocess.Popen(["sh", "-c", f"sleep {load.WARM_UP}; exec py-spy record -p {proc.pid} "
+                                                f"-r {args.rate} -d {int(args.seconds)} -f raw --nonblocking "
+                                                f"-o {stacks}"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             result = load.measure(url, args.matches, args.seconds, args.think, 2, proc.pid)
             spy.wait(60)
@@ -96,7 +99,7 @@ def main() -> None:
         moves = int(result["moves_per_s"] * result["seconds"])
         print({k: result[k] for k in ("moves_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_move", "refused")})
         print(f"{'share':>6} {'ms/move':>8}  concern")
-        for name, share, per_move in shares(stacks, moves):
+        for name, share, per_move in shares(stacks, moves, args.rate):
             print(f"{100 * share:5.1f}% {per_move:8.3f}  {name}")
 
 
