@@ -70,7 +70,6 @@ def shares(path: str, moves: int, rate: int = RATE) -> list[tuple[str, float, fl
     return [(name, n / total, 1000 * n / rate / max(moves, 1)) for name, n in counts.most_common()]
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=200)

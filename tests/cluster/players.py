@@ -40,8 +40,13 @@ class Seat:
         class Traced:
             """The client's own log lines (a reconnection's attempts), in this seat's trace."""
             def _note(self, message, *args, **_kwargs):
-                if sio is seat.sio and "packet" not in message:
-                    seat.note("client: " + (message % args if args else message)[:120])
+                if sio is not seat.sio or "packet" in message:
+                    return
+                try:
+                    text = message % args if args else message
+                except (TypeError, ValueError):  # as logging does, a line that does not format never raises
+                    text = f"{message} {args!r}"
+                seat.note("client: " + text[:120])
             info = warning = error = exception = debug = _note
         sio = socketio.AsyncClient(reconnection=True, reconnection_delay=0.2, reconnection_delay_max=1.0,
                                    randomization_factor=0.2, logger=Traced(), engineio_logger=Traced())
