@@ -36,27 +36,11 @@ from ..matches import MatchService
 from ..matches.sides import creator_seat
 from .blocks import Blocks
 from .listing import describe, listing
+from .refusals import closed, not_accepted, not_found
 
 FIRSTS = ("random", "challenger", "opponent")
 MAX_PENDING = 20          # pending challenges an account may have out at once
 MAX_INVITEES = 7          # a Gamma challenge: up to eight players in all
-
-
-def not_found() -> ServiceError:
-    return ServiceError(404, "not-found", _l("There is no such challenge."))
-
-
-def closed(status: str) -> ServiceError:
-    reason = {"accepted": _l("This challenge was accepted; it cannot be answered now."),
-              "declined": _l("This challenge was declined; it cannot be answered now."),
-              "cancelled": _l("This challenge was cancelled; it cannot be answered now."),
-              "expired": _l("This challenge was expired; it cannot be answered now.")}.get(status)
-    return ServiceError(409, "challenge-closed", reason or _l("This challenge is closed; it cannot be answered now."))
-
-
-def not_accepted() -> ServiceError:
-    # A blocked challenger learns nothing more than this: not that it is blocked, nor by whom.
-    return ServiceError(403, "not-accepted", _l("Your challenge was not accepted."))
 
 
 class ChallengeService:
