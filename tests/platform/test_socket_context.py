@@ -2,8 +2,12 @@
 exactly as Flask-SocketIO's own did, event after event."""
 from __future__ import annotations
 
+import gc
+
 import pytest
 from flask import g, request, session
+from werkzeug.exceptions import HTTPException
+from werkzeug.test import EnvironBuilder
 
 from quadrille import create_app
 
@@ -41,7 +45,7 @@ def test_every_event_sees_its_socket_its_session_and_a_fresh_g(app):
     assert [s["sid"] for s in seen] == [sid_of(first.eio_sid, "/")] * 3 + [sid_of(second.eio_sid, "/")]
     assert {(s["namespace"], s["event"], s["path"]) for s in seen} == {("/", "probe", "/socket.io")}
     assert [s["address"] for s in seen[:3]] == ["127.0.0.1"] * 3  # the connection's, event after event
-    assert len({s["routing"] for s in seen}) == 1  # the first event's routing, kept, not matched again
+    assert {s["routing"] for s in seen} == {"NoneType"}  # the Socket.IO path's own route, matched once
     assert [s["g_before"] for s in seen] == [None] * 4  # `g` lives for one event, as before
     assert [s["session_before"] for s in seen] == [5, 1, 2, None]  # the cookie's, then each socket's own copy
     with browser.session_transaction() as cookie_session:
@@ -58,3 +62,34 @@ def test_a_socket_after_its_first_event_still_connects_and_disconnects_through_f
     again = socketio.test_client(app)
     assert again.emit("probe", {"n": 3}, callback=True) == {"ok": True}
     assert app.extensions["seen"][-1]["session_before"] is None  # a new socket: a new copy of the session
+
+
+@pytest.mark.parametrize("method, headers", [
+    ("GET", {"Upgrade": "websocket", "Connection": "Upgrade"}),   # a WebSocket's handshake
+    ("GET", {}), ("POST", {}),                                    # long polling's requests
+])
+def test_a_sockets_request_context_finds_a_route_and_leaves_no_cycle_behind(app, method, headers):
+    """Without a route, matching raised NotFound (or WebsocketMismatch); the request kept it, and its traceback
+    held the frame that held the context: a cycle for the garbage collector at every connect and disconnect."""
+    environ = EnvironBuilder(path="/socket.io/", query_string="EIO=4&transport=websocket", method=method,
+                             headers=headers).get_environ()
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        with app.request_context(environ) as context:
+            assert context.request.routing_exception is None
+            assert context.request.endpoint == "engine_io"
+        del context
+        gc.collect()
+        kept = [o for o in gc.garbage if isinstance(o, HTTPException)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert kept == []
+
+
+def test_the_socketio_path_is_still_no_page(app):
+    """The route is never served: Engine.IO answers under the path, and Flask answers the rest 404 as before."""
+    client = app.test_client()
+    assert client.get("/socket.io").status_code == 404
+    assert client.post("/socket.io").status_code == 404
