@@ -24,7 +24,8 @@ from flask.ctx import RequestContext
 from flask_socketio import SocketIO
 from werkzeug.exceptions import NotFound
 
-__all__ = ["LeanSocketIO", "ONCE_PER_SOCKET", "ENGINE_IO_ENDPOINT"]  # (the context class is Flask's, whose annotations pdoc cannot read)
+# (the context class is Flask's, whose annotations pdoc cannot read)
+__all__ = ["LeanSocketIO", "ONCE_PER_SOCKET", "ENGINE_IO_ENDPOINT"]
 
 ONCE_PER_SOCKET = "quadrille.socket_request"  # environ key: (Request, URL adapter) of the socket's first event
 ENGINE_IO_ENDPOINT = "engine_io"  # the Socket.IO path's route: what a socket's request contexts match

@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.test import EnvironBuilder
 
 from quadrille import create_app
+from quadrille.web.socket_context import ENGINE_IO_ENDPOINT
 
 
 @pytest.fixture
@@ -78,7 +79,7 @@ def test_a_sockets_request_context_finds_a_route_and_leaves_no_cycle_behind(app,
     try:
         with app.request_context(environ) as context:
             assert context.request.routing_exception is None
-            assert context.request.endpoint == "engine_io"
+            assert context.request.endpoint == ENGINE_IO_ENDPOINT
         del context
         gc.collect()
         kept = [o for o in gc.garbage if isinstance(o, HTTPException)]
