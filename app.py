@@ -207,13 +207,21 @@ def serve(app, mode: str, socks: list, ready: str) -> None:
         print(ready, flush=True)
         gevent.joinall([gevent.spawn(server.serve_forever) for server in servers])
     else:
+        import eventlet.hubs
         import eventlet.wsgi
+        import greenlet
 
         from quadrille.web.eventlet_listener import GatedListener, eventlet_protocol
 
+        main_greenlet = greenlet.getcurrent()
+
         def interrupt(*_):
-            raise KeyboardInterrupt
+            # Raised here, the interrupt would land in whichever greenlet runs when the signal comes (a socket's
+            # handler, whose error is logged and forgotten) and the server would never stop. The hub throws it
+            # into the main greenlet instead, where run() below is serving.
+            eventlet.hubs.get_hub().schedule_call_global(0, main_greenlet.throw, KeyboardInterrupt)
         signal.signal(signal.SIGTERM, interrupt)
+        signal.signal(signal.SIGINT, interrupt)
 
         def run(sock):
             # The socket is already green (the socket module was patched before listen()).

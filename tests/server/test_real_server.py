@@ -9,6 +9,7 @@ import pytest
 import requests
 import socketio
 
+from tests.security.clients import RawSocket
 from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import wait_until
 
@@ -123,6 +124,27 @@ def test_sigterm_stops_the_server_cleanly(server):
     log = server.log_path.read_text()
     assert code == 0, log
     assert "Quadrille stopped" in log
+
+
+BUSY_SETTINGS = {"SOCKET_PLAYER_EVENTS": "100000 per 20 seconds", "SOCKET_ADDRESS_EVENTS": "100000 per 20 seconds"}
+
+
+@pytest.mark.parametrize("async_mode", ASYNC_MODES)
+def test_sigterm_stops_a_busy_server_cleanly(tmp_path, async_mode):
+    """A SIGTERM that comes while sockets' handlers run, not the main loop, stops the server all the same. Under
+    eventlet it once landed in whichever handler ran, which logged it as its own error, and the server served
+    on until it was killed."""
+    proc = ServerProcess(tmp_path / "busy.db", async_mode, settings=BUSY_SETTINGS).start()
+    match = requests.post(f"{proc.url}/api/matches", json={"game": "trails", "mode": "online"}).json()["match"]
+    sockets = [RawSocket(proc.url) for _ in range(4)]
+    for sock in sockets:  # work queued for a second or so of the server's handlers
+        for _ in range(400):
+            sock.emit("watch", {"match": match})
+    assert sockets[0].wait_answer(20)["ok"]  # under way
+    code = proc.stop()
+    log = proc.log_path.read_text()
+    assert code == 0, log[-3000:]
+    assert "Quadrille stopped" in log and "KeyboardInterrupt" not in log, log[-3000:]
 
 
 def test_an_oversized_socket_message_is_refused_and_changes_nothing(server):
