@@ -1,5 +1,5 @@
-"""What Socket.IO answers by itself, on a real server: an event with binary attachments, or whose payload is not
-an object, is answered `bad-request` (a client waiting for its acknowledgement never hangs), and Engine.IO's own
+"""What Socket.IO answers by itself, on a real server: an event with binary attachments, whose payload is not
+an object, or that is not JSON, is answered `bad-request` (a client waiting for its acknowledgement never hangs), and Engine.IO's own
 HTTP answers, which never pass through Flask, carry the same security headers as Flask's."""
 from __future__ import annotations
 
@@ -45,6 +45,22 @@ def test_an_event_whose_payload_is_not_an_object_is_answered_bad_request(server,
     sock = RawSocket(server.url, SETUP)
     answer = sock.call("watch", payload) if payload is not None else sock.wait_answer(sock.emit("watch"))
     assert answer["ok"] is False and answer["error"] == "bad-request", answer
+    sock.close()
+
+
+@pytest.mark.parametrize("text", [
+    '428["watch",{"match":NaN}]',                       # not JSON, though Python's reader took it
+    '428["watch",{"match":"\\ud800"}]',                 # a lone surrogate, which no UTF-8 text can hold
+    '428["watch",' + "[" * 2000 + "]" * 2000 + "]",     # nested deeper than the reader goes
+    '428["watch",{"match":',                            # cut short
+], ids=["nan", "lone-surrogate", "too-deep", "cut-short"])
+def test_an_event_that_is_not_json_is_answered_bad_request_and_the_socket_goes_on(server, text):
+    sock = RawSocket(server.url, SETUP)
+    sock.send_raw(text)
+    answer = sock.wait_answer(8, timeout=5)
+    assert answer == {"ok": False, "error": "bad-request", "reason": "That message could not be read."}, answer
+    created = new_match(server.url)
+    assert sock.call("watch", {"match": created["match"]})["state"]["match"] == created["match"]
     sock.close()
 
 

@@ -143,9 +143,10 @@ def test_events_of_the_wrong_shape_are_answered_never_dispatched(target):
     spy.next_id += 1
     assert spy.wait_answer(spy.next_id)["error"] == "bad-request"
     assert spy.call("watch", "a string")["error"] == "bad-request"
-    token = "\ud800"
-    answer = spy.call("move", {"match": created["match"], "token": token, "move": "right"})
-    assert answer["error"] == "unauthorized", answer
+    assert spy.call("move", {"match": created["match"], "token": "x" * 200, "move": "right"})["error"] == "unauthorized"
+    # A lone surrogate (JSON's "\\ud800", text no UTF-8 can hold) is refused where the packet is read.
+    answer = spy.call("move", {"match": created["match"], "token": "\ud800", "move": "right"})
+    assert answer["error"] == "bad-request", answer
     assert spy.call("computer", {"match": ["a", "list"], "token": created["token"], "seat": 2})["error"] == "not-found"
     # The player is still connected for everyone: a client's "disconnect" event ran nothing.
     presence = spy.call("watch", {"match": created["match"]})["presence"]
