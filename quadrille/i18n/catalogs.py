@@ -18,6 +18,7 @@ from __future__ import annotations
 import gettext
 import json
 import logging
+import os
 import sys
 from io import BytesIO
 from pathlib import Path
@@ -201,8 +202,11 @@ def compile_language(lang: str) -> None:
 
 def _write_if_changed(path: Path, data: bytes) -> None:
     """Written only when different, and through a temporary name: a server reading it never sees half a file,
-    and an unchanged build leaves the static files' signature (web/assets.py) as it was."""
+    and an unchanged build leaves the static files' signature (web/assets.py, a hash of their content) as it
+    was. An unchanged file is touched: it is as new as its .po now, or `stale` would call it old for ever and
+    every server start (every test's app) would build the catalogs again."""
     if path.is_file() and path.read_bytes() == data:
+        os.utime(path)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.tmp")
