@@ -2,7 +2,8 @@
 
 python-socketio encodes each broadcast once (a STATE is 1-3 KB) and decodes every event a client sends; with the
 standard library's encoder and Engine.IO's decoder (which calls back into Python for every integer) that was
-about a twentieth of the server's CPU a move. orjson does the same work several times faster.
+about 31 µs of the server's ~1 ms a move (a 1.3 KB Trails STATE and a `move` event, in process). orjson does the
+same work in about 4 µs.
 
 What a client reads is unchanged JSON (compact, as python-socketio writes it; UTF-8 where the standard encoder
 wrote \\u escapes, which every JSON reader takes alike). What a client sends is read as strictly as before or

@@ -1,6 +1,7 @@
 """What Socket.IO answers by itself, on a real server: an event with binary attachments, whose payload is not
-an object, or that is not JSON, is answered `bad-request` (a client waiting for its acknowledgement never hangs), and Engine.IO's own
-HTTP answers, which never pass through Flask, carry the same security headers as Flask's."""
+an object, or that is not JSON, is answered `bad-request` (a client waiting for its acknowledgement never
+hangs), and Engine.IO's own HTTP answers, which never pass through Flask, carry the same security headers as
+Flask's."""
 from __future__ import annotations
 
 import pytest

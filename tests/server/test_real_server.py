@@ -142,6 +142,8 @@ def test_sigterm_stops_a_busy_server_cleanly(tmp_path, async_mode):
             sock.emit("watch", {"match": match})
     assert sockets[0].wait_answer(20)["ok"]  # under way
     code = proc.stop()
+    for sock in sockets:
+        sock.close()
     log = proc.log_path.read_text()
     assert code == 0, log[-3000:]
     assert "Quadrille stopped" in log and "KeyboardInterrupt" not in log, log[-3000:]
