@@ -118,6 +118,7 @@ def test_a_reload_mid_game_restores_the_board_and_the_seat(live_server, new_cont
     state = api_state(live_server, match_id(page))
     page.keyboard.press(KEY_FOR[state["legal"][0]])
     wait_version(tab, 5)
+    wait_version(page, 5)  # the mover hears its move with the acknowledgement, the tab by the broadcast
     assert tab.eval_on_selector_all(".trails-board .cell", "cells => cells.map(c => c.className)") == \
         page.eval_on_selector_all(".trails-board .cell", "cells => cells.map(c => c.className)")
 
