@@ -9,7 +9,7 @@ run against a real scripts/cluster.py cluster (PostgreSQL, Redis, two app proces
     python bench/attacks.py --list
 
 Each attack runs in a process of its own from loopback addresses of its own (127.0.0.3 and on), the victim from
-127.0.0.2 (tests/security/clients.py). Prints one JSON line per attack: the victim's median, 99th percentile and
+127.0.0.2 (tests/support/clients.py). Prints one JSON line per attack: the victim's median, 99th percentile and
 worst round trip in ms, the server's CPU meanwhile, and what the attacker got. The attacks are the tests' own
 (bench/attacks_*.py say whose), imported. Run as root, as the tests are: the cluster's servers run as system users
 of their own, and its attacker is another local user (`nobody`, through setpriv).
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from bench import attacks_accounts, attacks_cluster, attacks_connections, attacks_watchers, attacks_work  # noqa: E402
 from bench.costly import cpu_seconds  # noqa: E402
 from tests.support.servers import ServerProcess, service_directory  # noqa: E402
-from tests.security.clients import VICTIM, RawSocket, Victim  # noqa: E402
+from tests.support.clients import VICTIM, RawSocket, Victim  # noqa: E402
 from tests.security.conftest import run_attack  # noqa: E402
 
 # in the order of the findings, the first review's last
@@ -43,7 +43,7 @@ ATTACKS = sorted(attacks_connections.ATTACKS + attacks_work.ATTACKS + attacks_ac
 
 
 class SteadyVictim(Victim):
-    """tests/security/clients.py's Victim, probing in turn over three sockets watching its match. One socket
+    """tests/support/clients.py's Victim, probing in turn over three sockets watching its match. One socket
     probing ten times a second would spend a player socket's budget (SOCKET_PLAYER_EVENTS: 100 events in 20 s
     by default) within 20 s, and the attacks run at the default settings."""
 

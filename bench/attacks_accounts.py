@@ -8,7 +8,7 @@ import time
 
 from bench.attacks_kit import Attack, errors, ms, statuses
 from tests.security.browsers import Browser
-from tests.security.clients import request
+from tests.support.clients import request
 from tests.security.test_account_takeover import (copy_after_logout, delete_and_sign_up_again, lock_out,
                                                   sign_out_everywhere, sign_ups)
 from tests.security.test_fair_play import farm_with_a_move_each, rated_challenge_from_a_start

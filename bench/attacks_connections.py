@@ -12,7 +12,7 @@ import traceback
 
 from bench.attacks_kit import Attack, ms
 from quadrille import DEFAULTS
-from tests.security.clients import SETUP, RawSocket, request
+from tests.support.clients import SETUP, RawSocket, request
 from tests.security.test_connections import half_send, hold_idle, sessions
 from tests.security.test_socket_floods import flood, open_many
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 
 from bench.attacks_kit import Attack
-from tests.security.clients import ATTACKER, RawSocket
+from tests.support.clients import ATTACKER, RawSocket
 from tests.security.test_watchers import Player, crowd_acts, ended, non_reader, rss_mb
 
 ACTIONS_A_SOCKET = 90

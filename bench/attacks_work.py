@@ -9,7 +9,7 @@ import time
 
 from bench import costly
 from bench.attacks_kit import Attack, ms, statuses
-from tests.security.clients import request
+from tests.support.clients import request
 
 
 def made(target, shared: dict) -> dict:

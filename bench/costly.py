@@ -8,7 +8,7 @@ answered, how long they took, the server's CPU, and another client's Socket.IO r
 
 Run it from another tree (e.g. a worktree at the commit before) to get the figures before. Each attack comes from
 its own loopback address; the 150 long records are imported from eight (an address may import 60,000 moves an
-hour), the victim plays from 127.0.0.2 (tests/security/clients.py).
+hour), the victim plays from 127.0.0.2 (tests/support/clients.py).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.support.servers import ServerProcess  # noqa: E402
-from tests.security.clients import SETUP, Victim, request  # noqa: E402
+from tests.support.clients import SETUP, Victim, request  # noqa: E402
 from tests.security.conftest import run_attack  # noqa: E402
 from tests.security.long_records import gamma_record, towers_record  # noqa: E402
 

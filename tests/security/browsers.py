@@ -8,7 +8,7 @@ import json
 import time
 from urllib.parse import urlsplit
 
-from tests.security.clients import SETUP
+from tests.support.clients import SETUP
 
 PASSWORD = "correct horse"
 

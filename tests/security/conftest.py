@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.support.servers import ASYNC_MODES, ServerProcess
-from tests.security.clients import Victim
+from tests.support.clients import Victim
 
 # The finding's bar: whatever one client sends, another client's round trip stays under this.
 WORST_ROUND_TRIP_MS = 250

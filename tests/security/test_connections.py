@@ -21,7 +21,7 @@ import pytest
 
 from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import real_time_passes, within
-from tests.security.clients import ATTACKER, RawSocket, Victim, request
+from tests.support.clients import ATTACKER, RawSocket, Victim, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
 # alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it

@@ -16,7 +16,7 @@ import pytest
 import games
 from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import real_time_passes, wait_until
-from tests.security.clients import SETUP, RawSocket, Victim, request
+from tests.support.clients import SETUP, RawSocket, Victim, request
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 from tests.security.long_records import gamma_record, towers_record
 

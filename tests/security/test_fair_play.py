@@ -15,7 +15,7 @@ from requests.adapters import HTTPAdapter
 
 from tests.support.servers import ServerProcess
 from tests.support.waiting import wait_until
-from tests.security.clients import ATTACKER, request
+from tests.support.clients import ATTACKER, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
 # alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it

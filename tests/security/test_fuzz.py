@@ -14,7 +14,7 @@ import pytest
 import websocket
 
 from tests.support.servers import ServerProcess
-from tests.security.clients import RawSocket, request
+from tests.support.clients import RawSocket, request
 from tests.security.conftest import log_of, tracebacks
 
 SEED = 20261123

@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-from tests.security.clients import ATTACKER, SETUP, VICTIM, request
+from tests.support.clients import ATTACKER, SETUP, VICTIM, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, log_of, run_attack, tracebacks
 
 # alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it

@@ -12,8 +12,8 @@ import time
 import pytest
 
 from tests.support.servers import ASYNC_MODES, ServerProcess
-from tests.security import clients
-from tests.security.clients import ATTACKER, SETUP, Victim
+from tests.support import clients
+from tests.support.clients import ATTACKER, SETUP, Victim
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 from tests.security.long_records import towers_record
 

@@ -9,7 +9,7 @@ from quadrille.errors import ServiceError
 from quadrille.infra.presence import Presence
 from quadrille.matches.store import Storage
 from quadrille.matches import MatchService
-from tests.security.clients import SETUP, RawSocket, request
+from tests.support.clients import SETUP, RawSocket, request
 from tests.security.conftest import SETTINGS
 from tests.support.clock import Clock
 from tests.support.waiting import real_time_passes, wait_until

@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from tests.security.browsers import PASSWORD, Browser, http_call
-from tests.security.clients import ATTACKER, SETUP
+from tests.support.clients import ATTACKER, SETUP
 from tests.security.conftest import SETTINGS, WORST_ROUND_TRIP_MS, run_attack
 
 # alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it

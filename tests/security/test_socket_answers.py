@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.servers import ASYNC_MODES, ServerProcess
-from tests.security.clients import SETUP, RawSocket, request
+from tests.support.clients import SETUP, RawSocket, request
 
 
 @pytest.fixture(scope="module", params=ASYNC_MODES)

@@ -7,7 +7,7 @@ import websocket
 
 import pytest
 
-from tests.security.clients import ATTACKER, SETUP, RawSocket, Refused, request
+from tests.support.clients import ATTACKER, SETUP, RawSocket, Refused, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, log_of, run_attack, tracebacks
 from tests.support.waiting import wait_until
 

@@ -15,7 +15,7 @@ import websocket
 import pytest
 
 from tests.support.waiting import wait_until
-from tests.security.clients import ATTACKER, SETUP, RawSocket, request
+from tests.support.clients import ATTACKER, SETUP, RawSocket, request
 from tests.security.conftest import WORST_ROUND_TRIP_MS, run_attack
 
 # alone: it measures another client's round trips; scripts/test.sh runs it with no other test beside it

@@ -9,18 +9,16 @@ import pytest
 import requests
 import socketio
 
-from tests.security.clients import RawSocket
+from tests.support.clients import RawSocket
 from tests.support.servers import ASYNC_MODES, ServerProcess
 from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.server
 
 
-def client(server, token=None, match=None, events=None):
+def client(server, token=None, match=None):
     """A connected Socket.IO client; if `match` is given it watches it (with `token` if any)."""
     sio = socketio.Client(reconnection=False)
-    if events is not None:
-        sio.on("state", lambda state: events.append(state))
     sio.connect(server.url, transports=["websocket"], wait_timeout=10)
     if match:
         ack = sio.call("watch", {"match": match, "token": token}, timeout=10)
@@ -28,38 +26,44 @@ def client(server, token=None, match=None, events=None):
     return sio
 
 
+def watching(server, match, token=None) -> RawSocket:
+    """A socket that watches `match`, reading the server's events in the order they came off the wire (a
+    python-socketio client runs each event's handler on a thread of its own: its handlers may see two STATEs
+    that came close together in either order)."""
+    sock = RawSocket(server.url)
+    ack = sock.call("watch", {"match": match, "token": token})
+    assert ack["ok"], ack
+    return sock
+
+
 def test_two_players_and_a_spectator_play_a_whole_game(server):
     created = requests.post(f"{server.url}/api/matches", json={"game": "trails", "mode": "online"}).json()
     match = created["match"]
-    seen = {"blue": [], "red": [], "watcher": []}
-    blue = client(server, created["token"], match, seen["blue"])
-    red = client(server, events=seen["red"])
-    claimed = red.call("claim", {"match": match, "player": "Red", "invite": created["invite_secret"]}, timeout=10)
+    blue = watching(server, match, created["token"])
+    red = RawSocket(server.url)
+    claimed = red.call("claim", {"match": match, "player": "Red", "invite": created["invite_secret"]})
     assert claimed["ok"] and claimed["seat"] == 2
-    red.call("watch", {"match": match, "token": claimed["token"]}, timeout=10)
-    watcher = client(server, None, match, seen["watcher"])
+    assert red.call("watch", {"match": match, "token": claimed["token"]})["ok"]
+    watcher = watching(server, match)
     tokens = {1: (blue, created["token"]), 2: (red, claimed["token"])}
 
     rng = random.Random(7)
     state = requests.get(f"{server.url}/api/matches/{match}").json()
     while state["outcome"] is None:
-        sio, token = tokens[state["turn"]]
-        ack = sio.call("move", {"match": match, "token": token, "move": rng.choice(state["legal"]),
-                                "version": state["version"]}, timeout=10)
+        sock, token = tokens[state["turn"]]
+        ack = sock.call("move", {"match": match, "token": token, "move": rng.choice(state["legal"]),
+                                 "version": state["version"]})
         assert ack["ok"], ack
-        wait_until(lambda: seen["watcher"] and seen["watcher"][-1]["version"] == ack["version"], 10)
-        state = seen["watcher"][-1]
+        state = watcher.wait_event("state", lambda s: s["version"] == ack["version"])
 
     final = requests.get(f"{server.url}/api/matches/{match}").json()
     assert final == state and final["outcome"]["winners"]
-    for name in seen:  # everyone saw every version, in order
-        # The list starts at version 0, so its length is no sign the last version came: wait for the last one
-        wait_until(lambda: seen[name] and seen[name][-1]["version"] == final["version"], 10)
-        versions = [s["version"] for s in seen[name]]
+    for sock in (blue, red, watcher):  # everyone heard every version, in order
+        sock.wait_event("state", lambda s: s["version"] == final["version"])
+        versions = [payload["version"] for event, payload in sock.events if event == "state"]
         assert versions == sorted(versions) and versions[-1] == final["version"]
         assert set(range(1, final["version"] + 1)) <= set(versions)
-    for sio in (blue, red, watcher):
-        sio.disconnect()
+        sock.close()
 
 
 def test_racing_clients_get_one_success(server):

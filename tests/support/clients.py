@@ -89,6 +89,21 @@ class RawSocket:
     def call(self, event: str, payload=None, timeout: float = 10.0):
         return self.wait_answer(self.emit(event, payload) if payload is not None else self.emit(event), timeout)
 
+    def wait_event(self, name: str, accept=lambda payload: True, timeout: float = 10.0):
+        """Read until an event `name` whose payload `accept`s comes (it is kept in `events` too); its payload."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for event, payload in reversed(self.events):
+                if event == name and accept(payload):
+                    return payload
+            self.ws.settimeout(max(0.01, deadline - time.monotonic()))
+            try:
+                self._take(self._recv_packet())
+            except websocket.WebSocketTimeoutException:
+                raise TimeoutError(f"no {name} event as awaited within {timeout} s") from None
+            finally:
+                self.ws.settimeout(10)
+
     def drain(self, seconds: float) -> None:
         """Read whatever the server sends for `seconds`."""
         deadline = time.monotonic() + seconds
