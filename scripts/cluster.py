@@ -45,7 +45,7 @@ if str(ROOT) not in sys.path:  # run as a script, scripts/ alone is on the path
 from scripts.services.app import App  # noqa: E402
 from scripts.services.nginx import Nginx  # noqa: E402
 from scripts.services.postgres import Postgres  # noqa: E402
-from scripts.services.process import fits_a_socket_path, free_port  # noqa: E402
+from scripts.services.process import fits_a_socket_path  # noqa: E402
 from scripts.services.redis import Redis  # noqa: E402
 from scripts.services.supervisor import Supervisor  # noqa: E402
 from scripts.services.users import is_root, shared_with, write_private  # noqa: E402
@@ -99,10 +99,11 @@ class Cluster:
                 self.apps_queue_url = self.redis.socket_url()
             self.migrate()
             # nginx's address is the site's: the links the app processes make (invites, a match's url) must
-            # lead players through it, never to one process's own port.
-            self.port = self.port or free_port()
+            # lead players through it, never to one process's own port. So nginx starts first, on the port it
+            # will keep; until the app processes answer, it has nothing to pass on and nobody asks it.
             sockets = [self.sockets / f"app{i + 1}.sock" for i in range(self.count)]
-            self.nginx = Nginx(self.data / "nginx", [f"unix:{path}" for path in sockets], self.port)
+            self.nginx = self.start_nginx([f"unix:{path}" for path in sockets])
+            self.port = self.nginx.port
             # The app processes listen on Unix sockets that only this user and nginx's may reach, and nowhere
             # else: a TCP port on 127.0.0.1 would be open to every local user. Behind nginx, one proxy hop, and
             # the one peer believed is the socket's (TRUSTED_PROXIES empty: no TCP peer is a proxy).
@@ -116,13 +117,23 @@ class Cluster:
                 app.start(wait=False)
             for app in self.apps:
                 app.wait_ready(90)
-            self.nginx.start()
-            self.port = self.nginx.port
             self.write_description()
         except BaseException:
             self.stop()
             raise
         return self
+
+    def start_nginx(self, upstreams: list[str], attempts: int = 5) -> Nginx:
+        """nginx on the port asked for, or else on a free one: a port found free may be taken by another
+        program before nginx binds it, and another is then chosen."""
+        for attempt in range(attempts):
+            nginx = Nginx(self.data / "nginx", upstreams, self.port)
+            try:
+                return nginx.start()
+            except RuntimeError as exc:
+                nginx.stop()
+                if self.port or attempt == attempts - 1 or "Address already in use" not in str(exc):
+                    raise
 
     @property
     def sockets(self) -> Path:

@@ -67,7 +67,7 @@ class Nginx(Service):
 
     def argv(self, *extra: str) -> list[str]:
         return [nginx_binary(), "-p", str(self.directory), "-c", str(self.conf), "-e", str(self.directory / "error.log"),
-                "-g", f"daemon off; pid {self.directory / 'nginx.pid'}; error_log {self.directory / 'error.log'} warn;",
+                "-g", f"daemon off; pid {self.pid_file}; error_log {self.directory / 'error.log'} warn;",
                 *extra]
 
     def test(self) -> subprocess.CompletedProcess:
@@ -79,9 +79,18 @@ class Nginx(Service):
         checked = self.test()
         if checked.returncode != 0:
             raise RuntimeError(f"nginx -t refused the configuration:\n{checked.stderr}")
+        self.pid_file.unlink(missing_ok=True)  # `nginx -t` writes one too
         self._spawn(self.argv(), self.run_as)
         self.wait_ready()
         return self
+
+    @property
+    def pid_file(self) -> Path:
+        return self.directory / "nginx.pid"
+
+    def ready(self) -> bool:
+        # nginx writes its PID file once it has bound its port: another server answering on the port is not it
+        return self.pid_file.exists() and super().ready()
 
     def reload(self) -> None:
         self.proc.send_signal(signal.SIGHUP)

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import uuid
 from pathlib import Path
@@ -57,6 +58,44 @@ def test_the_clusters_own_nginx_conf_passes_nginx_t():
         assert (where / "nginx.conf").read_text().count(f"server {sockets[1]} ") == 4
     finally:
         shutil.rmtree(where, ignore_errors=True)
+
+
+def test_nginx_is_not_taken_for_started_while_another_program_holds_its_port():
+    """The port answering is no sign nginx bound it: it is ready once it wrote its PID file (which `nginx -t`
+    writes too, and is removed before nginx starts)."""
+    where = service_directory("quadrille-nginx-")
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        nginx = Nginx(where, ["unix:/nonexistent.sock"], holder.getsockname()[1])
+        try:
+            with pytest.raises(RuntimeError, match="Address already in use"):
+                nginx.start()
+        finally:
+            nginx.stop()
+            shutil.rmtree(where, ignore_errors=True)
+
+
+def test_the_cluster_takes_another_port_when_the_free_one_it_found_was_taken(monkeypatch):
+    """Between finding a port free and nginx binding it, another program may take it: the cluster's nginx then
+    starts on another port, before any app process is told its address."""
+    from scripts import cluster as cluster_module
+    from scripts.services import process
+    where = service_directory("quadrille-nginx-")
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        taken = holder.getsockname()[1]
+        offered, really_free = iter([taken]), process.free_port
+        monkeypatch.setattr(process, "free_port", lambda: next(offered, None) or really_free())
+        cluster = cluster_module.Cluster(where)
+        nginx = cluster.start_nginx(["unix:/nonexistent.sock"])
+        try:
+            assert nginx.port != taken and nginx.alive()
+            assert requests.get(f"{nginx.url}/", timeout=10).status_code == 502  # nginx, with no app behind it
+        finally:
+            nginx.stop()
+            shutil.rmtree(where, ignore_errors=True)
 
 
 def compose() -> dict:
