@@ -259,7 +259,9 @@ def test_a_bots_socket_and_streams_keep_the_sites_budgets(tmp_path):
             answers = [bot.call("move", {"match": match, "move": "up", "version": 0}, timeout=10) for _ in range(15)]
         finally:
             bot.disconnect()
-        assert [a["error"] for a in answers].count("rate-limited") >= 5
+        # 15 events on a budget of 10: 5 refused, or 4 when the burst straddles the edge of the counter's
+        # 20-second windows (the sliding window counter floors the last window's weighted count there)
+        assert [a["error"] for a in answers].count("rate-limited") >= 4
         assert requests.get(f"{proc.url}/api/matches/{match}").json()["version"] == 0
         streams = [Lines(f"{proc.url}/api/stream/event", token), Lines(f"{proc.url}/api/stream/event", other)]
         assert [s.status for s in streams] == [200, 200]
