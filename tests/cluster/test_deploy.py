@@ -19,7 +19,8 @@ import pytest
 import requests
 import yaml
 
-from scripts.services import ROOT
+from scripts.cluster import Cluster
+from scripts.services import ROOT, process
 from scripts.services.nginx import Nginx
 from scripts.services.process import free_port, request_over_unix
 from scripts.services.users import popen_as, system_user
@@ -79,8 +80,6 @@ def test_nginx_is_not_taken_for_started_while_another_program_holds_its_port():
 def test_the_cluster_takes_another_port_when_the_free_one_it_found_was_taken(monkeypatch):
     """Between finding a port free and nginx binding it, another program may take it: the cluster's nginx then
     starts on another port, before any app process is told its address."""
-    from scripts import cluster as cluster_module
-    from scripts.services import process
     where = service_directory("quadrille-nginx-")
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
@@ -88,8 +87,7 @@ def test_the_cluster_takes_another_port_when_the_free_one_it_found_was_taken(mon
         taken = holder.getsockname()[1]
         offered, really_free = iter([taken]), process.free_port
         monkeypatch.setattr(process, "free_port", lambda: next(offered, None) or really_free())
-        cluster = cluster_module.Cluster(where)
-        nginx = cluster.start_nginx(["unix:/nonexistent.sock"])
+        nginx = Cluster(where).start_nginx(["unix:/nonexistent.sock"])
         try:
             assert nginx.port != taken and nginx.alive()
             assert requests.get(f"{nginx.url}/", timeout=10).status_code == 502  # nginx, with no app behind it

@@ -1,6 +1,7 @@
 """Clients for attacking a real server: raw Socket.IO over a WebSocket and plain HTTP, each from a chosen
 loopback address (Linux routes all of 127/8 to loopback), so that an attacker, a victim and the test's own
-setup each have an address, and so budgets of one never touch another's.
+setup each have an address, and so budgets of one never touch another's. The server tests use the raw client
+too where the order of events matters: it reads them in the order they came off the wire.
 
 The raw client speaks Engine.IO 4 / Socket.IO 5 by hand, so it can send what no well-behaved library would:
 frames that do not decode, events of odd shapes, bursts without waiting for answers.
@@ -75,15 +76,23 @@ class RawSocket:
         self.ws.send(f"42{self.next_id}" + json.dumps([event, *args]))
         return self.next_id
 
-    def wait_answer(self, id: int, timeout: float = 10.0):
+    def _read_until(self, done, timeout: float) -> bool:
+        """Read packets until `done()`; False once a read finds the socket quiet past `timeout` seconds."""
         deadline = time.monotonic() + timeout
-        while id not in self.answers:
-            self.ws.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                self._take(self._recv_packet())
-            except websocket.WebSocketTimeoutException:
-                raise TimeoutError(f"no answer to event {id} within {timeout} s") from None
-        self.ws.settimeout(10)
+        try:
+            while not done():
+                self.ws.settimeout(max(0.01, deadline - time.monotonic()))
+                try:
+                    self._take(self._recv_packet())
+                except websocket.WebSocketTimeoutException:
+                    return False
+            return True
+        finally:
+            self.ws.settimeout(10)
+
+    def wait_answer(self, id: int, timeout: float = 10.0):
+        if not self._read_until(lambda: id in self.answers, timeout):
+            raise TimeoutError(f"no answer to event {id} within {timeout} s")
         return self.answers.pop(id)
 
     def call(self, event: str, payload=None, timeout: float = 10.0):
@@ -91,29 +100,16 @@ class RawSocket:
 
     def wait_event(self, name: str, accept=lambda payload: True, timeout: float = 10.0):
         """Read until an event `name` whose payload `accept`s comes (it is kept in `events` too); its payload."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for event, payload in reversed(self.events):
-                if event == name and accept(payload):
-                    return payload
-            self.ws.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                self._take(self._recv_packet())
-            except websocket.WebSocketTimeoutException:
-                raise TimeoutError(f"no {name} event as awaited within {timeout} s") from None
-            finally:
-                self.ws.settimeout(10)
+        def awaited() -> list:
+            return [payload for event, payload in self.events if event == name and accept(payload)]
+        if not self._read_until(awaited, timeout):
+            raise TimeoutError(f"no {name} event as awaited within {timeout} s")
+        return awaited()[-1]
 
     def drain(self, seconds: float) -> None:
         """Read whatever the server sends for `seconds`."""
         deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            self.ws.settimeout(max(0.01, deadline - time.monotonic()))
-            try:
-                self._take(self._recv_packet())
-            except websocket.WebSocketTimeoutException:
-                break
-        self.ws.settimeout(10)
+        self._read_until(lambda: time.monotonic() >= deadline, seconds)
 
     def _take(self, packet: str) -> None:
         if packet.startswith("43"):
